@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The concepts the algorithms are templated on. A convex shape is known to GJK and EPA only by its
+// support mapping (seed 002, section 2): s(v) = a point x of the shape maximising v . x.
+#pragma once
+
+#include <proxima/core/bounds.hpp>
+#include <proxima/core/types.hpp>
+
+#include <concepts>
+
+namespace proxima {
+
+/// A convex shape given by its support mapping, in its own local frame.
+///  - `support(d)`: a point of the shape maximising d . x. `d` need not be unit; for d == 0 any
+///    point of the shape is returned (deterministically). Must not allocate.
+///  - `bounding_sphere()`, `local_aabb()`: bounds in the local frame (scale and early outs).
+template <class S>
+concept SupportMap = requires(const S& s, const Vec3& d) {
+  { s.support(d) } -> std::convertible_to<Vec3>;
+  { s.bounding_sphere() } -> std::convertible_to<BoundingSphere>;
+  { s.local_aabb() } -> std::convertible_to<Aabb>;
+};
+
+/// A shape that is a core shape swollen by a ball of radius margin() (sphere = point + r,
+/// capsule = segment + r, rounded box, ...). GJK runs on the core and subtracts the margins at the
+/// end, which is exact and converges in a few iterations where the smooth shape would converge
+/// linearly. support(d) must equal core_support(d) + margin() * d / |d|.
+template <class S>
+concept RoundedSupportMap = SupportMap<S> && requires(const S& s, const Vec3& d) {
+  { s.core_support(d) } -> std::convertible_to<Vec3>;
+  { s.margin() } -> std::convertible_to<double>;
+};
+
+/// A shape whose support mapping can start from a hint (a vertex index it returned before) and
+/// hill-climb from there (seed 002, section 3.1). `hint` is read and updated; a negative hint
+/// means "no hint". The answer is the same as support(d) up to ties.
+template <class S>
+concept HintedSupportMap = SupportMap<S> && requires(const S& s, const Vec3& d, int& hint) {
+  { s.support(d, hint) } -> std::convertible_to<Vec3>;
+};
+
+/// Support of the core shape: core_support() for rounded shapes, support() otherwise.
+template <SupportMap S>
+inline Vec3 core_support(const S& s, const Vec3& d) {
+  if constexpr (RoundedSupportMap<S>) {
+    return s.core_support(d);
+  } else {
+    return s.support(d);
+  }
+}
+
+/// Radius by which the core is swollen: margin() for rounded shapes, 0 otherwise.
+template <SupportMap S>
+inline double margin(const S& s) {
+  if constexpr (RoundedSupportMap<S>) {
+    return s.margin();
+  } else {
+    return 0;
+  }
+}
+
+/// Core support with a hill-climbing hint where the shape offers one.
+template <SupportMap S>
+inline Vec3 core_support(const S& s, const Vec3& d, int& hint) {
+  if constexpr (HintedSupportMap<S> && !RoundedSupportMap<S>) {
+    return s.support(d, hint);
+  } else {
+    (void)hint;
+    return core_support(s, d);
+  }
+}
+
+}  // namespace proxima

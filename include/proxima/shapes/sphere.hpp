@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Sphere centred at the local origin: a point swollen by its radius (a RoundedSupportMap), so
+// GJK sees a point and adds the radius back exactly.
+#pragma once
+
+#include <proxima/core/bounds.hpp>
+#include <proxima/core/error.hpp>
+
+namespace proxima {
+
+/// The ball {x : |x| <= radius}.
+class Sphere {
+ public:
+  /// Throws InvalidInput("radius") unless radius is finite and > 0.
+  explicit Sphere(double radius) : radius_(radius) { require_positive("radius", radius); }
+
+  /// s(d) = radius * d / |d|; the centre for d == 0.
+  Vec3 support(const Vec3& d) const {
+    const double n = d.norm();
+    return n > 0 ? Vec3(d * (radius_ / n)) : Vec3::Zero();
+  }
+  /// The core is the centre point.
+  Vec3 core_support(const Vec3& /*d*/) const { return Vec3::Zero(); }
+  double margin() const noexcept { return radius_; }
+
+  double radius() const noexcept { return radius_; }
+  BoundingSphere bounding_sphere() const { return {Vec3::Zero(), radius_}; }
+  Aabb local_aabb() const { return {Vec3::Constant(-radius_), Vec3::Constant(radius_)}; }
+
+ private:
+  double radius_;
+};
+
+}  // namespace proxima

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Tests for include/proxima/core/pose.hpp: every factory against an independent construction.
+#include <proxima/core/error.hpp>
+#include <proxima/core/pose.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace proxima {
+namespace {
+
+Mat3 rot_x(double a) { return (Mat3() << 1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)).finished(); }
+Mat3 rot_y(double a) { return (Mat3() << std::cos(a), 0, std::sin(a), 0, 1, 0, -std::sin(a), 0, std::cos(a)).finished(); }
+Mat3 rot_z(double a) { return (Mat3() << std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1).finished(); }
+
+TEST(Pose, DefaultIsIdentity) {
+  const Pose p;
+  EXPECT_EQ(p.rotation(), Mat3::Identity());
+  EXPECT_EQ(p.translation(), Vec3::Zero());
+}
+
+TEST(Pose, EulerXyzIsRxRyRz) {
+  const double ax = 0.3, ay = -1.1, az = 2.5;
+  const Pose p = Pose::from_euler_xyz(ax, ay, az, Vec3(1, 2, 3));
+  const Mat3 expected = rot_x(ax) * rot_y(ay) * rot_z(az);
+  EXPECT_LT((p.rotation() - expected).norm(), 1e-14);
+  // A point on the local x axis: R * e_x + t.
+  EXPECT_LT((p.apply(Vec3::UnitX()) - (expected.col(0) + Vec3(1, 2, 3))).norm(), 1e-14);
+}
+
+TEST(Pose, QuaternionIsNormalisedAndMatchesAngleAxis) {
+  const double half = 0.35;  // rotation of 0.7 rad about z
+  const Pose p = Pose::from_quaternion(3 * std::cos(half), 0, 0, 3 * std::sin(half));
+  EXPECT_LT((p.rotation() - rot_z(0.7)).norm(), 1e-14);
+}
+
+TEST(Pose, ZeroQuaternionIsRefusedNamingTheField) {
+  try {
+    (void)Pose::from_quaternion(0, 0, 0, 0);
+    FAIL() << "zero quaternion accepted";
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.field(), "quaternion");
+  }
+  EXPECT_THROW((void)Pose::from_quaternion(std::nan(""), 0, 0, 1), InvalidInput);
+}
+
+TEST(Pose, MatrixMustBeAProperRotation) {
+  EXPECT_NO_THROW((void)Pose::from_matrix(rot_y(0.4)));
+  EXPECT_THROW((void)Pose::from_matrix(2 * Mat3::Identity()), InvalidInput);
+  Mat3 reflection = Mat3::Identity();
+  reflection(2, 2) = -1;
+  EXPECT_THROW((void)Pose::from_matrix(reflection), InvalidInput);
+  Mat3 bad = Mat3::Identity();
+  bad(1, 2) = INFINITY;
+  try {
+    (void)Pose::from_matrix(bad);
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.field(), "matrix[1][2]");
+  }
+}
+
+TEST(Pose, IsometryRoundTrip) {
+  Eigen::Isometry3d iso = Eigen::Isometry3d::Identity();
+  iso.linear() = rot_x(0.2) * rot_z(-0.9);
+  iso.translation() = Vec3(-4, 5, 0.5);
+  const Pose p = Pose::from_isometry(iso);
+  EXPECT_LT((p.isometry().matrix() - iso.matrix()).norm(), 1e-14);
+}
+
+TEST(Pose, InverseAndCompositionAgreeWithMatrices) {
+  std::mt19937_64 rng(20261121);
+  std::uniform_real_distribution<double> u(-3, 3);
+  for (int i = 0; i < 100; ++i) {
+    const Pose a = Pose::from_euler_xyz(u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)));
+    const Pose b = Pose::from_quaternion(u(rng), u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)));
+    const Vec3 x(u(rng), u(rng), u(rng));
+    EXPECT_LT(((a * b).apply(x) - a.apply(b.apply(x))).norm(), 1e-12) << "seed 20261121, case " << i;
+    EXPECT_LT((a.inverse().apply(a.apply(x)) - x).norm(), 1e-12);
+    EXPECT_LT((a.apply_inverse(a.apply(x)) - x).norm(), 1e-12);
+    EXPECT_LT((a.rotate_inverse(a.rotate(x)) - x).norm(), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace proxima

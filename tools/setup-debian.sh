@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the Debian 12 packages proxima's build, tests and benchmark use. Safe to re-run.
+# Library: Eigen, qhull. Tests: GoogleTest, CGAL (exact oracle). CLI: nlohmann-json (private).
+# Bench peers: libccd, FCL, Bullet, Google Benchmark.
+set -euo pipefail
+packages=(build-essential cmake ninja-build ccache pkg-config
+  libeigen3-dev libqhull-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libcgal-dev libgmp-dev libmpfr-dev
+  libccd-dev libfcl-dev libbullet-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup-debian: all packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
