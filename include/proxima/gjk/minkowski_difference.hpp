@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// The Minkowski difference A - B as a support mapping, in A's LOCAL frame (STYLE.md point 3:
+// compute in A's frame, convert to world once at the end). Shared by GJK and EPA.
+#pragma once
+
+#include <proxima/core/pose.hpp>
+#include <proxima/shapes/concepts.hpp>
+
+#include <array>
+
+namespace proxima::gjk {
+
+/// One vertex of a GJK or EPA simplex: w = a - b, with a a support point of A's core and b one
+/// of B's core, all three in A's local frame. Keeping a and b gives the witness points (seed 003,
+/// section 2.2: closest points are the same barycentric combination of the a's and b's).
+struct SupportPoint {
+  Vec3 w;
+  Vec3 a;
+  Vec3 b;
+};
+
+/// A simplex of 0..4 support points: GJK's state, warm start and hand-over to EPA.
+struct Simplex {
+  std::array<SupportPoint, 4> points{};
+  int size = 0;
+};
+
+/// Support mapping of core(A) - core(B) in A's local frame, where B is placed in A's frame by
+/// `b_in_a` (= pose_a.inverse() * pose_b). Margins of rounded shapes are NOT included: GJK adds
+/// them back (see RoundedSupportMap). Holds references: valid only during one query.
+template <SupportMap A, SupportMap B>
+class MinkowskiDifference {
+ public:
+  MinkowskiDifference(const A& a, const B& b, const Pose& b_in_a) : a_(a), b_(b), b_in_a_(b_in_a) {}
+
+  /// Support point of core(A) - core(B) in direction d (A's frame), with its two witnesses.
+  /// Uses and updates the hill-climbing hints of shapes that offer them.
+  SupportPoint support(const Vec3& d) {
+    const Vec3 sa = core_support(a_, d, hint_a_);
+    const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
+    return {sa - sb, sa, sb};
+  }
+
+  const A& shape_a() const noexcept { return a_; }
+  const B& shape_b() const noexcept { return b_; }
+  const Pose& b_in_a() const noexcept { return b_in_a_; }
+  /// Sum of the two margins (radii of rounded shapes).
+  double margin() const { return proxima::margin(a_) + proxima::margin(b_); }
+
+  /// Hill-climbing hints (vertex indices), readable so a pair object can keep them between calls.
+  int hint_a_ = -1;
+  int hint_b_ = -1;
+
+ private:
+  const A& a_;
+  const B& b_;
+  Pose b_in_a_;
+};
+
+}  // namespace proxima::gjk
