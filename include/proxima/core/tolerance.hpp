@@ -40,6 +40,20 @@ inline constexpr double kSuperquadricRootTolerance = 1e-13;
 /// bisection halves the bracket, so 200 is far beyond the 53 halvings of a double).
 inline constexpr int kSuperquadricMaxIterations = 200;
 
+/// Polytope: a vertex list whose points all lie within this fraction of its extent (largest
+/// distance between two input points) of a line is treated as collinear (kept: its two extreme
+/// points), and within this fraction of a plane as flat (kept: its 2-D hull polygon). Unitless,
+/// relative to the extent. The support of such a set is then exact to about twice this times the
+/// extent. Larger flattens genuinely thin solids; smaller hands nearly flat sets to qhull's 3-D
+/// hull, which refuses them (we then fall back to the 2-D hull anyway, see polytope_test.cpp
+/// "NearlyFlatSetsWork").
+inline constexpr double kPolytopeFlatnessTolerance = 1e-10;
+
+/// Affine decorator: the linear part B must have smallest / largest singular value above this.
+/// Unitless. Smaller admits maps that squash a shape to (nearly) a plane, where B^T v loses all
+/// digits along the squashed axis; larger refuses legitimate strong non-uniform scalings.
+inline constexpr double kAffineMinSingularValueRatio = 1e-12;
+
 // ----------------------------------------------------------------------------------------------
 // gjk
 // ----------------------------------------------------------------------------------------------

@@ -59,10 +59,19 @@ inline double margin(const S& s) {
   }
 }
 
+/// A rounded shape whose core takes a hill-climbing hint (e.g. AnyConvex holding a Polytope, or a
+/// rounded polytope): core_support(d, hint) reads and updates the hint as support(d, hint) does.
+template <class S>
+concept HintedCoreSupportMap = RoundedSupportMap<S> && requires(const S& s, const Vec3& d, int& hint) {
+  { s.core_support(d, hint) } -> std::convertible_to<Vec3>;
+};
+
 /// Core support with a hill-climbing hint where the shape offers one.
 template <SupportMap S>
 inline Vec3 core_support(const S& s, const Vec3& d, int& hint) {
-  if constexpr (HintedSupportMap<S> && !RoundedSupportMap<S>) {
+  if constexpr (HintedCoreSupportMap<S>) {
+    return s.core_support(d, hint);
+  } else if constexpr (HintedSupportMap<S> && !RoundedSupportMap<S>) {
     return s.support(d, hint);
   } else {
     (void)hint;

@@ -8,7 +8,8 @@
 
 namespace proxima {
 
-/// The ball {x : |x| <= radius}.
+/// The ball {x : |x| <= radius}. Mathematically Rounded<Point>; it stays its own small type
+/// because it is the most common shape, has one field, and is the scene's "sphere".
 class Sphere {
  public:
   /// Throws InvalidInput("radius") unless radius is finite and > 0.
