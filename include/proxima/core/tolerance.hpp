@@ -45,14 +45,63 @@ inline constexpr int kSuperquadricMaxIterations = 200;
 /// points), and within this fraction of a plane as flat (kept: its 2-D hull polygon). Unitless,
 /// relative to the extent. The support of such a set is then exact to about twice this times the
 /// extent. Larger flattens genuinely thin solids; smaller hands nearly flat sets to qhull's 3-D
-/// hull, which refuses them (we then fall back to the 2-D hull anyway, see polytope_test.cpp
-/// "NearlyFlatSetsWork").
+/// hull, which refuses those flat to its own roundoff (we then fall back to the 2-D hull) and
+/// builds slivers from the rest (polytope_test.cpp, FlatSetsUseThePolygonHull).
 inline constexpr double kPolytopeFlatnessTolerance = 1e-10;
 
 /// Affine decorator: the linear part B must have smallest / largest singular value above this.
 /// Unitless. Smaller admits maps that squash a shape to (nearly) a plane, where B^T v loses all
 /// digits along the squashed axis; larger refuses legitimate strong non-uniform scalings.
 inline constexpr double kAffineMinSingularValueRatio = 1e-12;
+
+// ----------------------------------------------------------------------------------------------
+// lp (simplex method on vertex-form polytopes, seed 000)
+// ----------------------------------------------------------------------------------------------
+// The geometric LP queries first translate both point sets by the centre of their common bounding
+// box and divide by its half-extent, so every coordinate lies in [-1, 1]; the constants below are
+// then unitless fractions of that extent. The solver itself multiplies the primal tolerances by
+// max(1, |b|_inf) and the dual ones by max(1, |c|_inf).
+
+/// Simplex: primal feasibility. A basic variable down to -this still counts as feasible, and the
+/// Harris ratio test may relax a bound by this much to pick a larger (better conditioned) pivot.
+/// Smaller makes the Harris pass choose tiny pivots (error growth); larger lets the final weights
+/// be negative by this much before they are clamped (the common point then moves by about this
+/// times the extent).
+inline constexpr double kLpFeasibilityTolerance = 1e-11;
+/// Simplex: dual feasibility. A column enters only if its reduced cost is below -this. Smaller
+/// lets rounding noise in the reduced costs trigger useless pivots; larger stops with an
+/// objective up to about this times (|x|_1) above the optimum (the distance queries' error).
+inline constexpr double kLpOptimalityTolerance = 1e-11;
+/// Simplex: smallest pivot accepted by the ratio test, relative to the largest entry of the
+/// entering column (with 1 as its floor on unit-scale data). Smaller admits pivots that amplify
+/// rounding in the basis inverse by 1/this; larger can make the ratio test find no pivot and
+/// report a bounded problem as unbounded.
+inline constexpr double kLpPivotTolerance = 1e-9;
+/// Simplex phase one: the problem is declared infeasible when the sum of the artificial
+/// variables stays above this (relative to max(1, |b|_inf)) at the phase-one optimum. For the
+/// intersection test it is the width of the touching band: sets closer than about this fraction of
+/// their common extent may be reported as intersecting. Smaller than the rounding floor (about
+/// 1e-14 here) turns touching pairs into "infeasible" answers whose Farkas hyperplane does not
+/// separate; larger reports separated pairs as intersecting.
+inline constexpr double kLpInfeasibilityTolerance = 1e-10;
+/// Simplex: pivots between two refactorisations of the basis inverse (Gauss-Jordan from the
+/// basis columns). The product-form updates lose about one digit per few dozen pivots on
+/// ill-conditioned bases; larger saves O(m^3) work, smaller costs it without much gain.
+inline constexpr int kLpRefactorInterval = 64;
+/// Simplex: default iteration (pivot) cap for one solve, both phases together. Reaching it is
+/// Status::iteration_limit, never a silent answer. Bland's rule takes a few times (rows + columns)
+/// pivots on the polytope LPs (bench/lp_bench reports pivots per query); this is far above that
+/// for every size the tests and benchmarks use (up to 2 x 4096 points).
+inline constexpr int kLpMaxIterations = 50000;
+/// Simplex, Dantzig pricing with Bland fallback: after this many consecutive degenerate pivots
+/// the solver prices by Bland's rule until the objective strictly decreases again (which makes
+/// cycling impossible in exact arithmetic). Smaller falls back to the slow rule sooner.
+inline constexpr int kLpDegenerateRunBeforeBland = 16;
+/// LP intersection: the common point is accepted when |S w_a - T w_b|_inf (the two convex
+/// combinations after clamping and renormalising the weights) is below this, relative to the
+/// half-extent of the two sets. Unitless. It must exceed the solver's accumulated rounding (about
+/// 1e-13 for the sizes tested) and is the published touching band of lp::intersect.
+inline constexpr double kLpContactTolerance = 1e-9;
 
 // ----------------------------------------------------------------------------------------------
 // gjk
@@ -85,5 +134,152 @@ inline constexpr int kEpaMaxIterations = 255;
 inline constexpr int kEpaMaxFaces = 512;
 /// EPA: fixed vertex capacity of the expanding polytope.
 inline constexpr int kEpaMaxVertices = 260;
+
+// ----------------------------------------------------------------------------------------------
+// gjk layer internals (gjk helper): sub-distance routine and EPA start-up
+// ----------------------------------------------------------------------------------------------
+
+/// GJK sub-distance routine (gjk/simplex.hpp): a triangle whose doubled area is below this times
+/// L^2, or a tetrahedron whose sextupled volume is below this times L^3 (L = its longest edge), is
+/// treated as flat and solved on its lower-dimensional faces instead of by barycentric signs.
+/// Unitless. About 50 ulps: the rounding noise of those determinants is a few ulps times L^2 or
+/// L^3. Smaller lets rounding noise decide "origin inside" on a flat tetrahedron (false contact);
+/// larger makes thin but genuine simplices take the slower face path (still exact).
+/// Regression: simplex_test.cpp FlatTetrahedronFarFromOrigin.
+inline constexpr double kGjkDegenerateSimplexTolerance = 1e-14;
+
+/// EPA start-up (gjk/epa.hpp): when GJK hands over fewer than four points, EPA grows them to a
+/// tetrahedron (seed 003, footnote 4). A candidate point whose distance to the line / plane of the
+/// points so far is below this times scale is rejected as not adding a dimension. Relative to
+/// scale (unitless). If no direction adds a dimension the Minkowski difference is flat (two
+/// coplanar flat shapes) and the depth is 0. Smaller builds needle tetrahedra whose face normals
+/// are noise; larger declares thin-but-solid shapes flat.
+inline constexpr double kEpaFlatTolerance = 1e-12;
+
+// ----------------------------------------------------------------------------------------------
+// mesh
+// ----------------------------------------------------------------------------------------------
+
+/// Mesh validation: largest distance of a face vertex from the face's Newell plane, relative to
+/// the mesh extent (largest AABB side). Unitless. Larger accepts warped quads, whose plane then
+/// misplaces contacts by up to this fraction of the extent; smaller refuses faces written to
+/// file with 9-10 significant digits.
+inline constexpr double kMeshPlanarityTolerance = 1e-9;
+/// Mesh validation: an edge shorter than this times the extent, or a face with area below this
+/// times extent^2, is degenerate (its normal or direction would be noise). Unitless.
+inline constexpr double kMeshDegenerateTolerance = 1e-12;
+/// STL reading: vertices closer than this times the extent are welded into one (STL stores each
+/// triangle's corners separately). Unitless. Larger merges genuinely distinct close vertices;
+/// smaller leaves cracks when the file was written in single precision (use about 1e-6 then).
+inline constexpr double kMeshWeldTolerance = 1e-9;
+
+// ----------------------------------------------------------------------------------------------
+// ccd (screw motion, seed 004)
+// ----------------------------------------------------------------------------------------------
+
+/// Screw decomposition: a relative rotation angle at or below this (radians) is treated as a pure
+/// translation. The end pose is then missed by at most this times the distance to the origin of
+/// A's frame, far below the 1e-12 round-trip check; larger values start to show in it.
+inline constexpr double kScrewMinAngle = 1e-15;
+/// Screw decomposition: a relative rotation within this (radians) of pi is refused: there the
+/// rotation axis flips sign under rounding and the step's direction of turn is undetermined
+/// (seed 004 section 8 requires theta < pi). Smaller admits steps whose sense of rotation is noise.
+inline constexpr double kScrewPiMargin = 1e-6;
+/// Exact ccd: contact times are bisected until the bracket is below this (unitless, a fraction
+/// of the step). Tests compare with a reference to 1e-9; larger loses that, smaller only costs.
+inline constexpr double kCcdTimeTolerance = 1e-13;
+/// Exact ccd: cap on bisection steps per root (53 halvings exhaust a double; this is a guard).
+inline constexpr int kCcdMaxRootIterations = 200;
+/// Exact ccd: cap on the time intervals examined per feature pair by the root-isolating
+/// branch and bound; reaching it sets Status::iteration_limit on the result.
+inline constexpr int kCcdMaxIntervals = 4096;
+/// Exact ccd: slack of the inside-face and on-segment tests, relative to the scale (sum of the
+/// bounding radii). Unitless. Contacts exactly on a face boundary or edge end are kept (they
+/// also show up as a neighbour's collision); smaller risks dropping a grazing contact that falls
+/// between two faces by rounding, larger reports contacts slightly outside a face.
+inline constexpr double kCcdFeatureTolerance = 1e-10;
+/// Exact ccd: two edges with |e_a x e_b| below this times |e_a| |e_b| are parallel and give no
+/// edge-edge collision (seed 004 section 5: they show up as vertex-face ones). Unitless.
+inline constexpr double kCcdParallelTolerance = 1e-9;
+/// ccd: collisions with properness below this are discarded (seed 004 section 9 uses -0.1 for
+/// driving games). Unitless, in [-1, 1]: -1 keeps everything, 0 keeps only proper collisions.
+inline constexpr double kCcdPropernessThreshold = -0.1;
+
+
+// ----------------------------------------------------------------------------------------------
+// ipm (interior point on implicit objects, seed 001)
+// ----------------------------------------------------------------------------------------------
+// The ipm solver works in normalised coordinates: points are divided by the query scale (see the
+// top of this file), so "normalised" below means unitless, relative to that scale (or its square
+// for squared distances and duality gaps).
+
+/// IPM: iteration cap (one Newton step and its line search per iteration). Separated pairs of the
+/// paper's objects take about 10-25; touching ones converge linearly and take more.
+inline constexpr int kIpmMaxIterations = 200;
+/// IPM: relative stop on the primal-dual gap s^T lambda, which bounds objective - optimum: stop
+/// when gap <= this * |objective| + kIpmGapAbsoluteTolerance. Unitless. Larger loses digits of the
+/// distance (about half of this, relatively); smaller than ~1e-15 cannot be met in double.
+inline constexpr double kIpmGapRelativeTolerance = 1e-13;
+/// IPM: absolute floor of the gap stop, normalised (scale^2 for distance queries, so a touching
+/// pair is resolved to about sqrt(this) = 1e-10 times the scale). Smaller costs iterations at
+/// touching contact, where the method converges only linearly.
+inline constexpr double kIpmGapAbsoluteTolerance = 1e-20;
+/// IPM: stop also requires the Lagrangian gradient |grad f0 + J^T lambda|_inf below this times
+/// |grad f0|_inf plus kIpmStationarityAbsoluteTolerance. Unitless. It bounds the error of the
+/// closest points; larger loosens the certificate on them.
+inline constexpr double kIpmStationarityRelativeTolerance = 1e-9;
+/// IPM: absolute floor of the stationarity stop, normalised (scale units for distance queries).
+inline constexpr double kIpmStationarityAbsoluteTolerance = 1e-12;
+/// IPM: fraction-to-boundary factor: a step keeps at least (1 - this) of every slack and
+/// multiplier. Unitless in (0, 1). Closer to 1 is faster near the solution but lets iterates hug
+/// the boundary early, where Newton's model of |u|^n degrades.
+inline constexpr double kIpmFractionToBoundary = 0.995;
+/// IPM: Armijo constant of the backtracking line search on the barrier merit. Unitless.
+inline constexpr double kIpmArmijo = 1e-4;
+/// IPM: cap on backtracking halvings per iteration (2^-60 is below double resolution of a step).
+inline constexpr int kIpmMaxBacktracks = 60;
+/// IPM: barrier parameter of a cold start, normalised (scale^2 for distance queries). The paper
+/// (seed 001, section VIII) starts KNITRO at 0.1 too. Larger wastes iterations, much smaller
+/// makes the first steps hug the start point's nearest boundary.
+inline constexpr double kIpmInitialBarrier = 0.1;
+/// IPM: diagonal regularisation of the Schur complement G, normalised (G is unitless). G is only
+/// semidefinite when a free direction exists (e.g. translating both points together along a
+/// tangent of two halfspaces); this keeps the Cholesky factorisation defined and hardly changes
+/// the step. Larger slows convergence, smaller risks a failed factorisation.
+inline constexpr double kIpmRegularization = 1e-12;
+/// IPM: multipliers are kept within [mu / (this * s), this * mu / s] after each step (the Ipopt
+/// safeguard), so no multiplier runs off while its slack is large. Unitless.
+inline constexpr double kIpmDualSafeguard = 1e10;
+/// IPM: curvature floor for |w|^n with 1 < n < 2. The second derivative n(n-1)|w|^(n-2) is
+/// unbounded at w = 0 (seed 001 section VIII names this as the cause of KNITRO's failures); the
+/// Newton matrix uses it with |w| raised to at least this value (w is unitless: the coordinate
+/// over its semiaxis, or the hyperquadric term). Values and gradients stay exact, so the KKT
+/// point is unchanged and only the Newton model near w = 0 is flattened. Larger slows the final
+/// convergence near such points; smaller gives Newton matrices with entries up to
+/// this^(n-2), which cost digits in the Schur complement (tuned on ipm solver_test
+/// "DiamondSweepHasNoFailures").
+inline constexpr double kIpmPowerCurvatureFloor = 1e-6;
+/// IPM warm start: the previous solution (on the boundary) is moved this fraction of the way
+/// towards the object's interior point to be strictly feasible; the fraction is multiplied by
+/// 10 until it is. Unitless. Larger throws away more of the warm start.
+inline constexpr double kIpmWarmStartPullback = 1e-3;
+/// IPM warm start: the barrier parameter restarts at this times the initial one unless the
+/// previous solution's complementarity is larger. Unitless.
+inline constexpr double kIpmWarmStartBarrierFraction = 1e-3;
+/// Implicit object: an intersection whose largest inscribed margin (phase one: min over points of
+/// the largest normalised constraint value) is above -this is refused as empty or without
+/// interior. Unitless (constraint values are normalised: halfspaces by the object scale).
+inline constexpr double kIpmEmptyInteriorTolerance = 1e-9;
+/// Implicit object: a bounding-box solve that runs beyond this many times the parts' scale proves
+/// the intersection unbounded (refused: distances need compact objects). Unitless.
+inline constexpr double kIpmUnboundedRatio = 1e8;
+/// Quadric part: Q must be symmetric and positive semidefinite to within this times its largest
+/// absolute entry. Unitless. Larger admits slightly non-convex quadrics (the solver may then
+/// fail); smaller refuses matrices printed with 15 digits.
+inline constexpr double kIpmQuadricTolerance = 1e-12;
+/// Overlap: the solver stops on a common point once the gap can no longer tell whether the
+/// distance is zero, i.e. while objective <= this * gap; the point is then tested against both
+/// objects. Unitless. Larger tests the point more often (one extra evaluation per iteration).
+inline constexpr double kIpmOverlapCheckRatio = 1e3;
 
 }  // namespace proxima

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// Polytope: the convex hull of a vertex list, with the support mapping of seed 002, section 4.1
+// ("Polytope"): a linear scan over the vertices for small hulls, hill climbing on the vertex
+// adjacency graph from a cached vertex for large ones.
+//
+// The hull is built once, at construction, with qhull (reentrant libqhull_r, triangulated output
+// "Qt"); points inside the hull are dropped. Degenerate but valid inputs are accepted:
+//  - collinear sets (dimension 1) keep their two extreme points, joined by one edge;
+//  - flat sets (dimension 2) keep their 2-D hull polygon, whose cycle is the adjacency graph (a
+//    linear function on a convex polygon is unimodal along its boundary, so hill climbing on the
+//    cycle finds the true maximum);
+//  - duplicate points are merged.
+// "Collinear" and "flat" are judged with kPolytopeFlatnessTolerance relative to the extent of the
+// set; for such sets the support is exact to about twice that tolerance times the extent.
+//
+// Copying a Polytope is cheap (one shared_ptr to the immutable hull data), so AnyConvex and the
+// decorators hold it by value.
+#pragma once
+
+#include <proxima/core/bounds.hpp>
+#include <proxima/core/error.hpp>
+#include <proxima/core/tolerance.hpp>
+
+#include <array>
+#include <limits>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace proxima {
+
+namespace detail {
+
+/// The immutable hull data a Polytope shares between its copies.
+struct PolytopeData {
+  std::vector<Vec3> vertices;            ///< hull vertices, local frame
+  std::vector<double> x, y, z;           ///< the same, as structure-of-arrays for the scan
+  std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
+  std::vector<int> adjacency_offsets;    ///< CSR: neighbours of i are adjacency[offsets[i] .. offsets[i+1])
+  std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges)
+  std::vector<std::array<int, 3>> faces; ///< hull triangles, counter-clockwise seen from outside
+  std::array<int, 6> axis_extremes{};    ///< vertex maximising +x, -x, +y, -y, +z, -z (climb starts)
+  int dimension = 0;                     ///< 1 (collinear), 2 (flat) or 3
+  Aabb aabb;
+  BoundingSphere sphere;
+};
+
+}  // namespace detail
+
+/// The convex hull of a finite point set, in its local frame.
+class Polytope {
+ public:
+  /// Builds the hull of `points` (any order, duplicates and interior points allowed).
+  /// Throws InvalidInput naming the field:
+  ///  - "vertices" if the list is empty or all its points are identical,
+  ///  - "vertices[i].x" (.y, .z) if an entry is NaN or infinite,
+  ///  - "vertices" if qhull reports an error (the message carries qhull's text).
+  /// Cost: O(n log n) (qhull), done once; allocates.
+  explicit Polytope(std::span<const Vec3> points);
+  /// Convenience for braced lists: Polytope({{0,0,0}, {1,0,0}, ...}).
+  Polytope(std::initializer_list<Vec3> points) : Polytope(std::span<const Vec3>(points.begin(), points.size())) {}
+
+  /// Support point: a hull vertex maximising d . x. The first maximising vertex of a plain scan
+  /// when there are fewer than kPolytopeHillClimbMinVertices vertices (so d == 0 gives vertex 0);
+  /// otherwise hill climbing from the best of the six axis-extreme vertices. No allocation.
+  Vec3 support(const Vec3& d) const { return data_->vertices[static_cast<std::size_t>(support_index(d))]; }
+
+  /// Support point with a hill-climbing hint (HintedSupportMap, seed 002, 4.1): `hint` is a vertex
+  /// index returned before (negative or out of range: no hint); on return it holds the answer's
+  /// index. Same value of d . x as support(d); the vertex may differ on ties. Cost: the scan for
+  /// small hulls, else a walk that is O(1) steps when d changes little between calls.
+  Vec3 support(const Vec3& d, int& hint) const {
+    hint = support_index(d, hint);
+    return data_->vertices[static_cast<std::size_t>(hint)];
+  }
+
+  /// Index into vertices() of support(d).
+  int support_index(const Vec3& d) const {
+    return size() < kPolytopeHillClimbMinVertices ? scan(d) : climb(d, best_axis_extreme(d));
+  }
+  /// Index into vertices() of support(d, hint), without updating the hint.
+  int support_index(const Vec3& d, int hint) const {
+    if (size() < kPolytopeHillClimbMinVertices) return scan(d);
+    return climb(d, hint >= 0 && hint < size() ? hint : best_axis_extreme(d));
+  }
+
+  /// Index of the maximising vertex by a full scan (the reference the hill climb is tested
+  /// against). First index among ties. O(n), no allocation.
+  int scan(const Vec3& d) const;
+  /// Index of a maximising vertex by hill climbing on the adjacency graph from `start` (a valid
+  /// vertex index): moves to the best strictly better neighbour until none is better. Each move
+  /// strictly increases d . x, so it stops after at most size() - 1 moves; that bound is the cap.
+  int climb(const Vec3& d, int start) const;
+
+  /// Number of hull vertices.
+  int size() const noexcept { return static_cast<int>(data_->vertices.size()); }
+  /// Hull vertices (input points that are not vertices of the hull are dropped).
+  const std::vector<Vec3>& vertices() const noexcept { return data_->vertices; }
+  /// For each hull vertex, its index in the input list.
+  const std::vector<int>& input_indices() const noexcept { return data_->input_index; }
+  /// Hull triangles as index triples into vertices(), counter-clockwise seen from outside
+  /// (dimension 3). For a flat set: a fan over the hull polygon, counter-clockwise about the
+  /// plane normal (one-sided). For a collinear set: empty.
+  const std::vector<std::array<int, 3>>& faces() const noexcept { return data_->faces; }
+  /// Hull vertices adjacent to vertex i (along a hull edge).
+  std::span<const int> neighbors(int i) const {
+    const auto& off = data_->adjacency_offsets;
+    const auto begin = static_cast<std::size_t>(off[static_cast<std::size_t>(i)]);
+    const auto end = static_cast<std::size_t>(off[static_cast<std::size_t>(i) + 1]);
+    return {data_->adjacency.data() + begin, end - begin};
+  }
+  /// CSR arrays of the adjacency graph (see detail::PolytopeData).
+  const std::vector<int>& adjacency_offsets() const noexcept { return data_->adjacency_offsets; }
+  const std::vector<int>& adjacency() const noexcept { return data_->adjacency; }
+  /// 1 for a collinear set, 2 for a flat set, 3 for a solid.
+  int dimension() const noexcept { return data_->dimension; }
+
+  /// Centred at the centre of the box, radius the largest vertex distance from it.
+  BoundingSphere bounding_sphere() const { return data_->sphere; }
+  /// Exact box of the vertices.
+  Aabb local_aabb() const { return data_->aabb; }
+
+ private:
+  double dot(const Vec3& d, int i) const {
+    const auto k = static_cast<std::size_t>(i);
+    return d.x() * data_->x[k] + d.y() * data_->y[k] + d.z() * data_->z[k];
+  }
+  int best_axis_extreme(const Vec3& d) const;
+
+  std::shared_ptr<const detail::PolytopeData> data_;
+};
+
+inline int Polytope::scan(const Vec3& d) const {
+  const std::size_t n = data_->vertices.size();
+  const double* x = data_->x.data();
+  const double* y = data_->y.data();
+  const double* z = data_->z.data();
+  // Two plain passes: a max-reduction (vectorisable) and the first index reaching it. Both
+  // evaluate the same expression, so the comparison is exact.
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = d.x() * x[i] + d.y() * y[i] + d.z() * z[i];
+    best = v > best ? v : best;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (d.x() * x[i] + d.y() * y[i] + d.z() * z[i] == best) return static_cast<int>(i);
+  }
+  return 0;  // only reached when d has a NaN: any vertex is as good as another
+}
+
+inline int Polytope::climb(const Vec3& d, int start) const {
+  int current = start;
+  double value = dot(d, current);
+  const int max_moves = size() - 1;
+  for (int move = 0; move < max_moves; ++move) {
+    int best = current;
+    double best_value = value;
+    for (const int k : neighbors(current)) {
+      const double v = dot(d, k);
+      if (v > best_value) {
+        best = k;
+        best_value = v;
+      }
+    }
+    if (best == current) break;  // no strictly better neighbour: a maximum of a convex polytope
+    current = best;
+    value = best_value;
+  }
+  return current;
+}
+
+inline int Polytope::best_axis_extreme(const Vec3& d) const {
+  int best = data_->axis_extremes[0];
+  double best_value = dot(d, best);
+  for (std::size_t k = 1; k < data_->axis_extremes.size(); ++k) {
+    const double v = dot(d, data_->axis_extremes[k]);
+    if (v > best_value) {
+      best = data_->axis_extremes[k];
+      best_value = v;
+    }
+  }
+  return best;
+}
+
+}  // namespace proxima

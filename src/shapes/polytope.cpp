@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// Polytope construction: validation, duplicate merging, dimension detection, the 3-D hull by
+// qhull (libqhull_r) or the 1-D / 2-D hull by hand, and the adjacency graph the support climbs.
+#include <proxima/shapes/polytope.hpp>
+
+#include <libqhull_r/qhull_ra.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+
+namespace proxima {
+namespace {
+
+/// A hull before it is packed: input indices of its vertices, triangles and edges over them.
+struct RawHull {
+  int dimension = 0;
+  std::vector<int> vertices;
+  std::vector<std::array<int, 3>> faces;
+  std::vector<std::array<int, 2>> edges;
+};
+
+void validate(std::span<const Vec3> points) {
+  if (points.empty()) throw InvalidInput("vertices", "is empty (a polytope needs at least one point)");
+  for (std::size_t i = 0; i < points.size(); ++i) require_finite("vertices[" + std::to_string(i) + "]", points[i]);
+}
+
+/// Input indices of the distinct points, first occurrence of each (in input order).
+std::vector<int> distinct_points(std::span<const Vec3> points) {
+  std::vector<int> order(points.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto less = [&](int i, int j) {
+    const Vec3& p = points[static_cast<std::size_t>(i)];
+    const Vec3& q = points[static_cast<std::size_t>(j)];
+    if (p.x() != q.x()) return p.x() < q.x();
+    if (p.y() != q.y()) return p.y() < q.y();
+    if (p.z() != q.z()) return p.z() < q.z();
+    return i < j;
+  };
+  std::sort(order.begin(), order.end(), less);
+  std::vector<int> out;
+  for (const int i : order) {
+    if (out.empty() || points[static_cast<std::size_t>(out.back())] != points[static_cast<std::size_t>(i)]) {
+      out.push_back(i);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// Collinear set: the two extreme points along the line direction u through a.
+RawHull line_hull(std::span<const Vec3> points, const std::vector<int>& ids, const Vec3& a, const Vec3& u) {
+  int lo = ids.front();
+  int hi = ids.front();
+  double lo_value = std::numeric_limits<double>::infinity();
+  double hi_value = -lo_value;
+  for (const int i : ids) {
+    const double t = (points[static_cast<std::size_t>(i)] - a).dot(u);
+    if (t < lo_value) lo_value = t, lo = i;
+    if (t > hi_value) hi_value = t, hi = i;
+  }
+  RawHull hull;
+  hull.dimension = 1;
+  hull.vertices = {lo, hi};
+  hull.edges = {{lo, hi}};
+  return hull;
+}
+
+double cross2(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
+}
+
+/// Flat set: the hull polygon in the plane through a spanned by u and n x u (Andrew's monotone
+/// chain, collinear boundary points dropped), counter-clockwise about n. Falls back to the line
+/// hull when the projected points turn out collinear.
+RawHull plane_hull(std::span<const Vec3> points, const std::vector<int>& ids, const Vec3& a, const Vec3& u,
+                   const Vec3& n) {
+  const Vec3 v = n.cross(u);
+  std::vector<std::pair<Eigen::Vector2d, int>> q;
+  q.reserve(ids.size());
+  for (const int i : ids) {
+    const Vec3 r = points[static_cast<std::size_t>(i)] - a;
+    q.push_back({Eigen::Vector2d(r.dot(u), r.dot(v)), i});
+  }
+  std::sort(q.begin(), q.end(), [](const auto& l, const auto& r) {
+    return l.first.x() != r.first.x() ? l.first.x() < r.first.x() : l.first.y() < r.first.y();
+  });
+  std::vector<std::size_t> chain(2 * q.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {  // lower hull
+    while (k >= 2 && cross2(q[chain[k - 2]].first, q[chain[k - 1]].first, q[i].first) <= 0) --k;
+    chain[k++] = i;
+  }
+  for (std::size_t i = q.size() - 1, lower = k + 1; i-- > 0;) {  // upper hull
+    while (k >= lower && cross2(q[chain[k - 2]].first, q[chain[k - 1]].first, q[i].first) <= 0) --k;
+    chain[k++] = i;
+  }
+  const std::size_t m = k - 1;  // the last point repeats the first
+  if (m < 3) return line_hull(points, ids, a, u);
+  RawHull hull;
+  hull.dimension = 2;
+  for (std::size_t i = 0; i < m; ++i) hull.vertices.push_back(q[chain[i]].second);
+  for (std::size_t i = 0; i < m; ++i) hull.edges.push_back({hull.vertices[i], hull.vertices[(i + 1) % m]});
+  for (std::size_t i = 1; i + 1 < m; ++i) hull.faces.push_back({hull.vertices[0], hull.vertices[i], hull.vertices[i + 1]});
+  return hull;
+}
+
+/// Solid set: qhull's triangulated hull ("Qt"). Returns false when qhull finds the set flat (its
+/// own, tighter test than ours); throws InvalidInput with qhull's message on any other error.
+bool qhull_hull(std::span<const Vec3> points, const std::vector<int>& ids, const Vec3& origin, RawHull& hull) {
+  // Coordinates relative to a central point: qhull's roundoff is relative to their magnitude.
+  std::vector<coordT> coords;
+  coords.reserve(3 * ids.size());
+  for (const int i : ids) {
+    const Vec3 r = points[static_cast<std::size_t>(i)] - origin;
+    coords.insert(coords.end(), {r.x(), r.y(), r.z()});
+  }
+  char* message = nullptr;
+  std::size_t message_size = 0;
+  FILE* errors = open_memstream(&message, &message_size);
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  qh_zero(qh, errors);
+  char options[] = "qhull Qt";
+  const int exit_code = qh_new_qhull(qh, 3, static_cast<int>(ids.size()), coords.data(), False, options, nullptr, errors);
+  bool flat = false;
+  std::string failure;
+  if (exit_code == 0) {
+    hull.dimension = 3;
+    for (facetT* f = qh->facet_list; f != nullptr && f->next != nullptr; f = f->next) {
+      std::array<int, 3> tri{};
+      int count = 0;
+      for (int j = 0; f->vertices->e[j].p != nullptr; ++j, ++count) {
+        if (count < 3) tri[static_cast<std::size_t>(count)] = qh_pointid(qh, static_cast<vertexT*>(f->vertices->e[j].p)->point);
+      }
+      if (count != 3) {
+        failure = "qhull returned a facet with " + std::to_string(count) + " vertices despite option Qt";
+        break;
+      }
+      // Orient counter-clockwise from outside, using qhull's outward facet normal.
+      const auto p = [&](int id) {
+        const auto s = static_cast<std::size_t>(3 * id);
+        return Vec3(coords[s], coords[s + 1], coords[s + 2]);
+      };
+      const Vec3 normal(f->normal[0], f->normal[1], f->normal[2]);
+      if ((p(tri[1]) - p(tri[0])).cross(p(tri[2]) - p(tri[0])).dot(normal) < 0) std::swap(tri[1], tri[2]);
+      for (int& t : tri) t = ids[static_cast<std::size_t>(t)];
+      hull.faces.push_back(tri);
+    }
+  } else {
+    flat = exit_code == qh_ERRsingular;  // "initial simplex is flat"
+    failure = "qhull failed with exit code " + std::to_string(exit_code);
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int still_long = 0;
+  int total_long = 0;
+  qh_memfreeshort(qh, &still_long, &total_long);
+  std::fclose(errors);
+  const std::string text(message != nullptr ? message : "", message_size);
+  std::free(message);
+  if (flat) return false;
+  if (!failure.empty()) throw InvalidInput("vertices", failure + ": " + text);
+  for (const auto& f : hull.faces) hull.vertices.insert(hull.vertices.end(), f.begin(), f.end());
+  std::sort(hull.vertices.begin(), hull.vertices.end());
+  hull.vertices.erase(std::unique(hull.vertices.begin(), hull.vertices.end()), hull.vertices.end());
+  // A closed triangulated sphere has V = F / 2 + 2 (Euler); anything else is not a hull we can
+  // climb on.
+  if (hull.faces.size() % 2 != 0 || hull.vertices.size() != hull.faces.size() / 2 + 2) {
+    throw InvalidInput("vertices", "qhull returned a hull that is not a closed surface (" +
+                                       std::to_string(hull.vertices.size()) + " vertices, " +
+                                       std::to_string(hull.faces.size()) + " triangles)");
+  }
+  return true;
+}
+
+RawHull build_hull(std::span<const Vec3> points) {
+  validate(points);
+  const std::vector<int> ids = distinct_points(points);
+  if (ids.size() == 1) {
+    throw InvalidInput("vertices", "all " + std::to_string(points.size()) + " points are identical");
+  }
+  const auto at = [&](int i) -> const Vec3& { return points[static_cast<std::size_t>(i)]; };
+  const auto farthest = [&](auto&& distance) {
+    int best = ids.front();
+    double best_value = -1;
+    for (const int i : ids) {
+      const double v = distance(at(i));
+      if (v > best_value) best_value = v, best = i;
+    }
+    return std::pair{best, best_value};
+  };
+  // A diameter-like pair (a, b): the point farthest from the first, then the farthest from it.
+  const Vec3 a = at(farthest([&](const Vec3& p) { return (p - at(ids.front())).norm(); }).first);
+  const auto [b_index, extent] = farthest([&](const Vec3& p) { return (p - a).norm(); });
+  const Vec3 u = (at(b_index) - a) / extent;
+  const auto [c_index, off_line] = farthest([&](const Vec3& p) { return (p - a).cross(u).norm(); });
+  if (off_line <= kPolytopeFlatnessTolerance * extent) return line_hull(points, ids, a, u);
+  const Vec3 n = u.cross(at(c_index) - a).normalized();
+  const double off_plane = farthest([&](const Vec3& p) { return std::abs((p - a).dot(n)); }).second;
+  if (off_plane <= kPolytopeFlatnessTolerance * extent) return plane_hull(points, ids, a, u, n);
+  RawHull hull;
+  if (!qhull_hull(points, ids, (a + at(b_index)) / 2, hull)) return plane_hull(points, ids, a, u, n);
+  return hull;
+}
+
+}  // namespace
+
+Polytope::Polytope(std::span<const Vec3> points) {
+  const RawHull raw = build_hull(points);
+  auto data = std::make_shared<detail::PolytopeData>();
+  data->dimension = raw.dimension;
+  // Compact numbering: hull vertex k is input point raw.vertices[k].
+  std::vector<int> compact(points.size(), -1);
+  for (std::size_t k = 0; k < raw.vertices.size(); ++k) {
+    const int i = raw.vertices[k];
+    compact[static_cast<std::size_t>(i)] = static_cast<int>(k);
+    const Vec3& p = points[static_cast<std::size_t>(i)];
+    data->vertices.push_back(p);
+    data->x.push_back(p.x());
+    data->y.push_back(p.y());
+    data->z.push_back(p.z());
+    data->input_index.push_back(i);
+  }
+  const auto id = [&](int i) { return compact[static_cast<std::size_t>(i)]; };
+  std::vector<std::vector<int>> neighbors(raw.vertices.size());
+  const auto link = [&](int i, int j) {
+    neighbors[static_cast<std::size_t>(id(i))].push_back(id(j));
+    neighbors[static_cast<std::size_t>(id(j))].push_back(id(i));
+  };
+  for (const auto& f : raw.faces) {
+    data->faces.push_back({id(f[0]), id(f[1]), id(f[2])});
+    if (raw.dimension == 3) link(f[0], f[1]), link(f[1], f[2]), link(f[2], f[0]);
+  }
+  for (const auto& e : raw.edges) link(e[0], e[1]);
+  data->adjacency_offsets.push_back(0);
+  for (auto& list : neighbors) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    if (raw.dimension == 3 && list.size() < 3) {
+      throw InvalidInput("vertices", "qhull returned a hull vertex with fewer than 3 edges");
+    }
+    data->adjacency.insert(data->adjacency.end(), list.begin(), list.end());
+    data->adjacency_offsets.push_back(static_cast<int>(data->adjacency.size()));
+  }
+  Vec3 lo = data->vertices.front();
+  Vec3 hi = lo;
+  for (const Vec3& p : data->vertices) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  data->aabb = {lo, hi};
+  const Vec3 centre = (lo + hi) / 2;
+  double radius = 0;
+  for (const Vec3& p : data->vertices) radius = std::max(radius, (p - centre).norm());
+  data->sphere = {centre, radius};
+  data_ = data;
+  for (int axis = 0; axis < 3; ++axis) {
+    data->axis_extremes[static_cast<std::size_t>(2 * axis)] = scan(Vec3::Unit(axis));
+    data->axis_extremes[static_cast<std::size_t>(2 * axis + 1)] = scan(-Vec3::Unit(axis));
+  }
+}
+
+}  // namespace proxima

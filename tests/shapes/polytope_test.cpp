@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// Tests for polytope.hpp. Oracle: brute-force maximisation of d . p over the INPUT points (not the
+// hull), so a wrong hull, a wrong scan or a hill climb stuck in a local maximum all show up.
+#include "support_oracle.hpp"
+
+#include <proxima/shapes/polytope.hpp>
+
+#include <map>
+#include <set>
+
+namespace proxima {
+namespace {
+
+static_assert(HintedSupportMap<Polytope> && !RoundedSupportMap<Polytope>);
+
+double brute_max(const std::vector<Vec3>& points, const Vec3& d) {
+  double best = -INFINITY;
+  for (const Vec3& p : points) best = std::max(best, d.dot(p));
+  return best;
+}
+
+double extent(const std::vector<Vec3>& points) {
+  double r = 0;
+  for (const Vec3& p : points) r = std::max(r, p.norm());
+  return r;
+}
+
+/// Checks support(d), support(d, hint) from a random hint and from the previous answer, scan and
+/// climb against brute force over `points` for `count` seeded random unit directions.
+void expect_support_is_exact(const Polytope& poly, const std::vector<Vec3>& points, std::uint64_t seed, int count,
+                             const std::string& label) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> vertex(0, poly.size() - 1);
+  const double eps = 1e-12 * extent(points);
+  int warm_hint = -1;
+  for (int i = 0; i < count; ++i) {
+    const Vec3 d = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+    const double expected = brute_max(points, d);
+    int cold_hint = vertex(rng);
+    const double cold = d.dot(poly.support(d, cold_hint));
+    const double warm = d.dot(poly.support(d, warm_hint));
+    ASSERT_NEAR(d.dot(poly.support(d)), expected, eps) << label << " seed " << seed << " case " << i;
+    ASSERT_NEAR(cold, expected, eps) << label << " (random hint) seed " << seed << " case " << i;
+    ASSERT_NEAR(warm, expected, eps) << label << " (warm hint) seed " << seed << " case " << i;
+    ASSERT_EQ(poly.vertices()[static_cast<std::size_t>(cold_hint)], poly.support(d, cold_hint));
+    ASSERT_NEAR(d.dot(poly.vertices()[static_cast<std::size_t>(poly.scan(d))]), expected, eps) << label << " scan";
+    ASSERT_NEAR(d.dot(poly.vertices()[static_cast<std::size_t>(poly.climb(d, vertex(rng)))]), expected, eps)
+        << label << " climb, seed " << seed << " case " << i;
+  }
+}
+
+std::vector<Vec3> points_on_ellipsoid(int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::vector<Vec3> out;
+  for (int i = 0; i < n; ++i) out.push_back(Vec3(normal(rng), normal(rng), normal(rng)).normalized().cwiseProduct(Vec3(3, 1, 0.5)));
+  return out;
+}
+
+/// Every face is a supporting plane (all vertices on or below it), and a 3-D hull is a closed
+/// triangulated sphere whose edges each border two faces.
+void expect_faces_are_a_hull(const Polytope& poly, const std::string& label) {
+  const auto& v = poly.vertices();
+  const double eps = 1e-10 * poly.bounding_sphere().radius;
+  std::map<std::pair<int, int>, int> directed;
+  for (const auto& f : poly.faces()) {
+    const Vec3 n = (v[size_t(f[1])] - v[size_t(f[0])]).cross(v[size_t(f[2])] - v[size_t(f[0])]);
+    if (n.norm() < eps * eps) continue;  // a zero-area sliver from "Qt"; still part of the closed surface
+    for (const Vec3& p : v) ASSERT_LE(n.normalized().dot(p - v[size_t(f[0])]), eps) << label;
+    for (int k = 0; k < 3; ++k) ++directed[{f[size_t(k)], f[size_t((k + 1) % 3)]}];
+  }
+  if (poly.dimension() != 3) return;
+  EXPECT_EQ(poly.size(), int(poly.faces().size() / 2 + 2)) << label << " Euler";
+  for (const auto& [edge, count] : directed) {
+    EXPECT_EQ(count, 1) << label;
+    EXPECT_EQ(directed.count({edge.second, edge.first}), 1u) << label << " edge without a twin";
+  }
+}
+
+TEST(Polytope, HillClimbEqualsBruteForceOnEllipsoidPoints) {
+  int climbing = 0;
+  for (int n = 8; n <= 4096; n *= 2) {
+    const std::vector<Vec3> points = points_on_ellipsoid(n, 100 + std::uint64_t(n));
+    const Polytope poly(points);
+    EXPECT_EQ(poly.dimension(), 3);
+    EXPECT_EQ(poly.size(), n) << "points on an ellipsoid are all hull vertices";
+    if (poly.size() >= kPolytopeHillClimbMinVertices) ++climbing;
+    const std::string label = "ellipsoid n=" + std::to_string(n);
+    expect_support_is_exact(poly, points, 200 + std::uint64_t(n), 2000, label);
+    expect_faces_are_a_hull(poly, label);
+    test::expect_bounds_contain(poly, test::directions(300, 100), label);
+  }
+  EXPECT_GE(climbing, 5) << "most sizes must exercise the hill climb";
+}
+
+TEST(Polytope, InteriorPointsAreDropped) {
+  std::vector<Vec3> points;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> inside(-0.99, 0.99);
+  for (int i = 0; i < 200; ++i) points.emplace_back(inside(rng), inside(rng), inside(rng));
+  for (int c = 0; c < 8; ++c) points.emplace_back(c & 1 ? 1 : -1, c & 2 ? 1 : -1, c & 4 ? 1 : -1);
+  for (int i = 0; i < 3; ++i) {  // face centres and edge midpoints lie on the hull but are not vertices
+    points.push_back(Vec3::Unit(i));
+    points.push_back(Vec3::Ones() - Vec3::Unit(i));
+  }
+  const Polytope cube(points);
+  EXPECT_EQ(cube.size(), 8);
+  EXPECT_EQ(cube.faces().size(), 12u);
+  for (int k = 0; k < cube.size(); ++k) {
+    EXPECT_EQ(cube.vertices()[size_t(k)], points[size_t(cube.input_indices()[size_t(k)])]);
+    EXPECT_EQ(cube.vertices()[size_t(k)].cwiseAbs(), Vec3::Ones());
+    EXPECT_GE(cube.neighbors(k).size(), 3u);
+  }
+  expect_support_is_exact(cube, points, 6, 500, "cube with interior points");
+  expect_faces_are_a_hull(cube, "cube");
+}
+
+TEST(Polytope, FlatSetsUseThePolygonHull) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  const Vec3 e1 = Vec3(1, 2, 3).normalized();
+  const Vec3 e2 = e1.cross(Vec3(0, 0, 1)).normalized();
+  for (const double noise : {0.0, 1e-14}) {  // exactly and nearly flat
+    std::vector<Vec3> points;
+    for (int i = 0; i < 3000; ++i) points.push_back(Vec3(5, -2, 1) + uni(rng) * e1 + uni(rng) * e2 + noise * uni(rng) * e1.cross(e2));
+    const Polytope poly(points);
+    EXPECT_EQ(poly.dimension(), 2);
+    EXPECT_GE(poly.size(), 3);
+    for (int k = 0; k < poly.size(); ++k) EXPECT_EQ(poly.neighbors(k).size(), 2u);
+    expect_support_is_exact(poly, points, 8, 2000, "flat square, noise " + std::to_string(noise));
+    expect_faces_are_a_hull(poly, "flat square");
+  }
+  // Thin but solid (thickness 1e-8 of the extent, above kPolytopeFlatnessTolerance): qhull's 3-D hull.
+  std::vector<Vec3> slab;
+  for (int i = 0; i < 2000; ++i) slab.push_back(uni(rng) * e1 + uni(rng) * e2 + 1e-8 * uni(rng) * e1.cross(e2));
+  const Polytope thin(slab);
+  EXPECT_EQ(thin.dimension(), 3);
+  expect_support_is_exact(thin, slab, 18, 2000, "thin slab");
+  expect_faces_are_a_hull(thin, "thin slab");
+  // A 4096-gon: every point a hull vertex, so the climb walks a long cycle.
+  std::vector<Vec3> polygon;
+  for (int i = 0; i < 4096; ++i) {
+    const double t = 2 * std::numbers::pi * i / 4096;
+    polygon.push_back(Vec3(1, 1, 1) + 2 * std::cos(t) * e1 + std::sin(t) * e2);
+  }
+  const Polytope disc(polygon);
+  EXPECT_EQ(disc.dimension(), 2);
+  EXPECT_EQ(disc.size(), 4096);
+  expect_support_is_exact(disc, polygon, 9, 2000, "4096-gon");
+  expect_faces_are_a_hull(disc, "4096-gon");
+}
+
+TEST(Polytope, CollinearDuplicateAndTwoPointSets) {
+  std::mt19937_64 rng(10);
+  std::uniform_real_distribution<double> uni(-3, 2);
+  std::vector<Vec3> line;
+  for (int i = 0; i < 500; ++i) line.push_back(Vec3(1, 0, 0) + uni(rng) * Vec3(0.3, -1, 2));
+  const Polytope seg(line);
+  EXPECT_EQ(seg.dimension(), 1);
+  EXPECT_EQ(seg.size(), 2);
+  EXPECT_TRUE(seg.faces().empty());
+  expect_support_is_exact(seg, line, 11, 500, "collinear");
+
+  const std::vector<Vec3> two = {Vec3(1, 2, 3), Vec3(1, 2, 3), Vec3(-1, 0, 4), Vec3(1, 2, 3)};
+  const Polytope pair(two);
+  EXPECT_EQ(pair.size(), 2);
+  expect_support_is_exact(pair, two, 12, 200, "two distinct points");
+
+  std::vector<Vec3> dup;  // a tetrahedron, each vertex given five times
+  for (int r = 0; r < 5; ++r) dup.insert(dup.end(), {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)});
+  const Polytope tet(dup);
+  EXPECT_EQ(tet.size(), 4);
+  EXPECT_EQ(tet.faces().size(), 4u);
+  EXPECT_EQ(std::set<int>(tet.input_indices().begin(), tet.input_indices().end()), (std::set<int>{0, 1, 2, 3}));
+  expect_support_is_exact(tet, dup, 13, 200, "duplicated tetrahedron");
+}
+
+TEST(Polytope, ScalesAndFarFromOrigin) {
+  for (const double scale : {1e-3, 1.0, 1e5}) {
+    for (const double offset : {0.0, 1e4}) {
+      std::vector<Vec3> points = points_on_ellipsoid(300, 14);
+      for (Vec3& p : points) p = scale * p + Vec3::Constant(offset * scale);
+      const Polytope poly(points);
+      EXPECT_EQ(poly.dimension(), 3);
+      const std::string label = "scale " + std::to_string(scale) + " offset " + std::to_string(offset);
+      std::mt19937_64 rng(15);
+      std::normal_distribution<double> normal;
+      for (int i = 0; i < 500; ++i) {
+        const Vec3 d = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+        int hint = -1;
+        // Relative to the size of the set (its far placement costs digits in d . p, not in the hull).
+        ASSERT_NEAR(d.dot(poly.support(d, hint)), brute_max(points, d), 1e-12 * scale * (3 + 2 * offset)) << label << " case " << i;
+      }
+    }
+  }
+}
+
+TEST(Polytope, ZeroDirectionCopyAndBounds) {
+  const std::vector<Vec3> points = points_on_ellipsoid(100, 16);
+  const Polytope poly(points);
+  const auto contains_vertex = [&](const Vec3& p) {
+    return std::find(poly.vertices().begin(), poly.vertices().end(), p) != poly.vertices().end();
+  };
+  test::expect_zero_direction_deterministic(poly, contains_vertex, "polytope");
+  const Polytope copy = poly;  // NOLINT: the copy is the point
+  EXPECT_EQ(&copy.vertices(), &poly.vertices()) << "copies share the hull data";
+  const Polytope small({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)});
+  EXPECT_EQ(small.support(Vec3::Zero()), small.vertices()[0]);
+  test::expect_bounds_contain(small, test::directions(17, 100), "tetrahedron");
+}
+
+TEST(Polytope, BadInputNamesTheField) {
+  try {
+    Polytope p(std::vector<Vec3>{});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.field(), "vertices");
+    EXPECT_NE(std::string(e.what()).find("empty"), std::string::npos);
+  }
+  try {
+    Polytope p({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, NAN, 1)});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.field(), "vertices[3].y");
+    EXPECT_NE(std::string(e.what()).find("nan"), std::string::npos);
+  }
+  try {
+    Polytope p({Vec3(2, 2, 2), Vec3(2, 2, 2), Vec3(2, 2, 2)});
+    FAIL();
+  } catch (const InvalidInput& e) {
+    EXPECT_EQ(e.field(), "vertices");
+    EXPECT_NE(std::string(e.what()).find("identical"), std::string::npos);
+  }
+  EXPECT_THROW(Polytope({Vec3(INFINITY, 0, 0)}), InvalidInput);
+}
+
+}  // namespace
+}  // namespace proxima
