@@ -33,12 +33,20 @@ inline constexpr double kMinQuaternionNorm = 1e-12;
 /// (measured in bench/, suite gjk_distance).
 inline constexpr int kPolytopeHillClimbMinVertices = 48;
 
-/// Superquadric support: relative tolerance of the 1-D root find on the Lagrange condition.
-/// Unitless; the support point is exact to about this times the semiaxes.
+/// Superquadric support: tolerance on the surface equation |sum |x_i/a_i|^e_i - 1| of the
+/// support point, reached by the 1-D root find on the Lagrange condition and a final radial
+/// correction. Unitless; the point is on the surface to about this times the semiaxes.
 inline constexpr double kSuperquadricRootTolerance = 1e-13;
 /// Superquadric support: iteration cap of the safeguarded root find (Newton + bisection; each
 /// bisection halves the bracket, so 200 is far beyond the 53 halvings of a double).
 inline constexpr int kSuperquadricMaxIterations = 200;
+
+/// Superquadric support: exponents within this of 1 are treated as exactly 1 (the linear,
+/// octahedron-like case, solved in closed form). Unitless. Replacing e by 1 moves the surface by
+/// at most about 0.37 times this, relative to the semiaxes. Smaller lets exponents like 1 + 1e-12
+/// through, whose support point is so ill-conditioned (a nearly flat face) that the root find
+/// loses most digits of the point; larger distorts the shape visibly.
+inline constexpr double kSuperquadricUnitExponentTolerance = 1e-9;
 
 /// Polytope: a vertex list whose points all lie within this fraction of its extent (largest
 /// distance between two input points) of a line is treated as collinear (kept: its two extreme
@@ -102,55 +110,10 @@ inline constexpr int kLpDegenerateRunBeforeBland = 16;
 /// half-extent of the two sets. Unitless. It must exceed the solver's accumulated rounding (about
 /// 1e-13 for the sizes tested) and is the published touching band of lp::intersect.
 inline constexpr double kLpContactTolerance = 1e-9;
-
-// ----------------------------------------------------------------------------------------------
-// lp (simplex method on vertex-form polytopes, seed 000)
-// ----------------------------------------------------------------------------------------------
-// The geometric LP queries first translate both point sets by the centre of their common bounding
-// box and divide by its half-extent, so every coordinate lies in [-1, 1]; the constants below are
-// then unitless fractions of that extent. The solver itself multiplies the primal tolerances by
-// max(1, |b|_inf) and the dual ones by max(1, |c|_inf).
-
-/// Simplex: primal feasibility. A basic variable down to -this still counts as feasible, and the
-/// Harris ratio test may relax a bound by this much to pick a larger (better conditioned) pivot.
-/// Smaller makes the Harris pass choose tiny pivots (error growth); larger lets the final weights
-/// be negative by this much before they are clamped (the common point then moves by about this
-/// times the extent).
-inline constexpr double kLpFeasibilityTolerance = 1e-11;
-/// Simplex: dual feasibility. A column enters only if its reduced cost is below -this. Smaller
-/// lets rounding noise in the reduced costs trigger useless pivots; larger stops with an
-/// objective up to about this times (|x|_1) above the optimum (the distance queries' error).
-inline constexpr double kLpOptimalityTolerance = 1e-11;
-/// Simplex: smallest pivot accepted by the ratio test, relative to the largest entry of the
-/// entering column (with 1 as its floor on unit-scale data). Smaller admits pivots that amplify
-/// rounding in the basis inverse by 1/this; larger can make the ratio test find no pivot and
-/// report a bounded problem as unbounded.
-inline constexpr double kLpPivotTolerance = 1e-9;
-/// Simplex phase one: the problem is declared infeasible when the sum of the artificial
-/// variables stays above this (relative to max(1, |b|_inf)) at the phase-one optimum. For the
-/// intersection test it is the width of the touching band: sets closer than about this fraction of
-/// their common extent may be reported as intersecting. Smaller than the rounding floor (about
-/// 1e-14 here) turns touching pairs into "infeasible" answers whose Farkas hyperplane does not
-/// separate; larger reports separated pairs as intersecting.
-inline constexpr double kLpInfeasibilityTolerance = 1e-10;
-/// Simplex: pivots between two refactorisations of the basis inverse (Gauss-Jordan from the
-/// basis columns). The product-form updates lose about one digit per few dozen pivots on
-/// ill-conditioned bases; larger saves O(m^3) work, smaller costs it without much gain.
-inline constexpr int kLpRefactorInterval = 64;
-/// Simplex: default iteration (pivot) cap for one solve, both phases together. Reaching it is
-/// Status::iteration_limit, never a silent answer. Bland's rule takes a few times (rows + columns)
-/// pivots on the polytope LPs (bench/lp_bench reports pivots per query); this is far above that
-/// for every size the tests and benchmarks use (up to 2 x 4096 points).
-inline constexpr int kLpMaxIterations = 50000;
-/// Simplex, Dantzig pricing with Bland fallback: after this many consecutive degenerate pivots
-/// the solver prices by Bland's rule until the objective strictly decreases again (which makes
-/// cycling impossible in exact arithmetic). Smaller falls back to the slow rule sooner.
-inline constexpr int kLpDegenerateRunBeforeBland = 16;
-/// LP intersection: the common point is accepted when |S w_a - T w_b|_inf (the two convex
-/// combinations after clamping and renormalising the weights) is below this, relative to the
-/// half-extent of the two sets. Unitless. It must exceed the solver's accumulated rounding (about
-/// 1e-13 for the sizes tested) and is the published touching band of lp::intersect.
-inline constexpr double kLpContactTolerance = 1e-9;
+/// LP certificate checks: a weight vector passes when its sum differs from 1 by at most this per
+/// point and a hyperplane normal when its length differs from 1 by at most this. Unitless, a few
+/// hundred ulps. Smaller rejects correct certificates for rounding; larger accepts sloppy ones.
+inline constexpr double kLpCertificateWeightSlack = 1e-12;
 
 // ----------------------------------------------------------------------------------------------
 // gjk

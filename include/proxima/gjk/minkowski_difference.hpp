@@ -19,9 +19,13 @@ struct SupportPoint {
   Vec3 b;
 };
 
-/// A simplex of 0..4 support points: GJK's state, warm start and hand-over to EPA.
+/// A simplex of 0..4 support points: GJK's state, warm start and hand-over to EPA. After
+/// reduce_simplex (gjk/simplex.hpp), `lambda[i]` are the barycentric weights of the simplex's point
+/// closest to the origin (each > 0, summing to 1), so the witness points are sum lambda_i a_i and
+/// sum lambda_i b_i (seed 003, section 2.2).
 struct Simplex {
   std::array<SupportPoint, 4> points{};
+  std::array<double, 4> lambda{};
   int size = 0;
 };
 

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Options of the GJK and EPA queries, and the explicit warm-start state (STYLE.md points 5, 10).
+// Every default comes from core/tolerance.hpp; the Options structs are plain aggregates so a
+// caller can override one field: `gjk::distance(a, pa, b, pb, {.max_iterations = 16})`.
+#pragma once
+
+#include <proxima/core/tolerance.hpp>
+#include <proxima/core/types.hpp>
+
+#include <array>
+
+namespace proxima::gjk {
+
+/// Options of gjk::distance and gjk::intersect.
+struct GjkOptions {
+  /// Stop when the Frank-Wolfe duality gap |v|^2 - |v| * lower_bound falls below this times
+  /// |v|^2 (van den Bergen's relative test). Unitless.
+  double relative_tolerance = kGjkRelativeTolerance;
+  /// ... or below this times scale^2; also: |v|^2 below this times scale^2 is contact. Unitless,
+  /// relative to scale^2 (scale = both bounding-sphere radii + their centres' distance).
+  double absolute_tolerance = kGjkAbsoluteTolerance;
+  /// Iteration cap (one support call per iteration); reaching it gives Status::iteration_limit.
+  int max_iterations = kGjkMaxIterations;
+  /// Nesterov-accelerated support directions (Montaut et al., "Collision detection accelerated:
+  /// an optimization perspective", RSS 2022). Pays off on smooth, non-rounded shapes (ellipsoids,
+  /// superquadrics) where plain GJK converges linearly; the result certificate is the same.
+  bool nesterov = false;
+};
+
+/// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
+struct EpaOptions {
+  /// Stop when the support distance along the closest face's normal exceeds the face distance by
+  /// less than this times the face distance ... (unitless)
+  double relative_tolerance = kEpaRelativeTolerance;
+  /// ... plus this times scale (unitless, relative to scale).
+  double absolute_tolerance = kEpaAbsoluteTolerance;
+  /// Iteration cap (one support call and one hull update each): Status::iteration_limit.
+  int max_iterations = kEpaMaxIterations;
+  /// Options of the GJK run that decides overlap and hands its simplex to EPA.
+  GjkOptions gjk{};
+};
+
+/// Warm-start state of GJK, kept by the caller (or by gjk::Pair) between queries on the same two
+/// shapes. Points are stored in each shape's OWN local frame, so they stay valid points of the
+/// shapes whatever the poses become; GJK re-places them with the new relative pose and starts
+/// from their closest point instead of from scratch. A default-constructed WarmStart is "cold".
+struct WarmStart {
+  /// Support points of A (A's frame) and of B (B's frame) of the last simplex; `size` of them.
+  std::array<Vec3, 4> point_a{};
+  std::array<Vec3, 4> point_b{};
+  int size = 0;
+  /// Hill-climbing hints (vertex indices) of polytopes; -1 = none.
+  int hint_a = -1;
+  int hint_b = -1;
+  /// Optional first search direction in the WORLD frame, used when size == 0: a guess of the
+  /// normal from A towards B (e.g. the previous query's normal). NaN = none.
+  Vec3 direction = nan_vec3();
+
+  /// Forget everything (the next query starts cold).
+  void reset() { *this = WarmStart{}; }
+};
+
+}  // namespace proxima::gjk
