@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "harness.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace proxima::bench {
+
+namespace {
+
+/// Keeps the optimiser from dropping a query whose answer is unused.
+volatile double g_sink = 0;
+
+double run_one(Implementation& impl, Suite suite, std::size_t i) {
+  switch (suite) {
+    case Suite::gjk_intersect: return impl.intersect(i) ? 1.0 : 0.0;
+    case Suite::gjk_distance:
+    case Suite::primitives: return impl.distance(i).distance;
+    case Suite::epa: return impl.penetration(i).depth;
+  }
+  return 0;
+}
+
+double now_ns() {
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+}  // namespace
+
+Answers collect_answers(Implementation& impl, Suite suite, const std::vector<std::size_t>& pairs) {
+  Answers out;
+  for (std::size_t i : pairs) {
+    switch (suite) {
+      case Suite::gjk_intersect: out.intersect.push_back(impl.intersect(i)); break;
+      case Suite::gjk_distance:
+      case Suite::primitives: out.distance.push_back(impl.distance(i)); break;
+      case Suite::epa: out.depth.push_back(impl.penetration(i)); break;
+    }
+  }
+  return out;
+}
+
+void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pairs, const Answers& answers,
+           Row& row) {
+  row.wrong = 0;
+  row.checked = 0;
+  row.max_error = 0;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const Reference& ref = set.refs[pairs[k]];
+    Verdict v = Verdict::unknown;
+    switch (suite) {
+      case Suite::gjk_intersect: v = judge_intersect(ref, answers.intersect[k]); break;
+      case Suite::gjk_distance:
+      case Suite::primitives: {
+        const DistanceAnswer& a = answers.distance[k];
+        v = judge_distance(ref, a, set.scale);
+        if (v != Verdict::unknown) {
+          const double got = a.intersect ? 0.0 : a.distance;
+          row.max_error = std::max(row.max_error, std::isfinite(got) ? std::abs(got - ref.distance) : INFINITY);
+        }
+        break;
+      }
+      case Suite::epa: {
+        const DepthAnswer& a = answers.depth[k];
+        v = judge_depth(ref, a, set.scale);
+        if (v != Verdict::unknown) {
+          const double got = a.intersect ? a.depth : 0.0;
+          row.max_error = std::max(row.max_error, std::isfinite(got) ? std::abs(got - ref.depth) : INFINITY);
+        }
+        break;
+      }
+    }
+    if (v != Verdict::unknown) ++row.checked;
+    if (v == Verdict::wrong) ++row.wrong;
+  }
+}
+
+void time_queries(Implementation& impl, Suite suite, const std::vector<std::size_t>& pairs, int repeat, Row& row) {
+  row.pairs = pairs.size();
+  if (pairs.empty()) return;
+  // Warm-up pass, which also sizes the batches.
+  const double t0 = now_ns();
+  double sink = 0;
+  for (std::size_t i : pairs) sink += run_one(impl, suite, i);
+  const double mean = (now_ns() - t0) / static_cast<double>(pairs.size());
+  const int batch = static_cast<int>(std::clamp(std::ceil(kMinBatchNs / std::max(mean, 1.0)), 1.0, 4096.0));
+  std::vector<double> samples;
+  samples.reserve(pairs.size() * static_cast<std::size_t>(repeat));
+  for (int r = 0; r < repeat; ++r) {
+    for (std::size_t i : pairs) {
+      const double start = now_ns();
+      for (int k = 0; k < batch; ++k) sink += run_one(impl, suite, i);
+      samples.push_back((now_ns() - start) / batch);
+    }
+  }
+  g_sink = g_sink + sink;
+  const std::size_t mid = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid), samples.end());
+  double median = samples[mid];
+  if (samples.size() % 2 == 0) {
+    median = (median + *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  }
+  row.median_ns = median;
+  row.queries = samples.size() * static_cast<std::size_t>(batch);
+}
+
+}  // namespace proxima::bench

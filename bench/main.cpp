@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// proxima_bench: the one benchmark program (STYLE.md point 14).
+//
+//   proxima_bench [--suite=NAME|all] [--seed=N] [--repeat=N] [--quick] [--json=FILE]
+//                 [--pairs=N] [--impl=SUBSTRING] [--label=MACHINE]
+//
+// Suites: gjk_intersect, gjk_distance, epa (polytopes of N = 8, 32, 128, 1024 vertices) and
+// primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance).
+// Every implementation (proxima and each peer library found at build time) answers the same
+// seeded pairs in this one process. Per row: the median ns per query, proxima's median over the
+// row's, and the wrong answers among the pairs that have a reference.
+#include "common.hpp"
+#include "harness.hpp"
+#include "inputs.hpp"
+#include "reference/reference.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace proxima::bench {
+namespace {
+
+struct Options {
+  std::vector<Suite> suites;
+  std::uint64_t seed = 1;
+  int repeat = 5;
+  bool quick = false;
+  int pairs = 0;  // 0 = per-case default
+  std::string json;
+  std::string impl_filter;
+  std::string label;
+};
+
+const char* suite_name(Suite s) {
+  switch (s) {
+    case Suite::gjk_intersect: return "gjk_intersect";
+    case Suite::gjk_distance: return "gjk_distance";
+    case Suite::epa: return "epa";
+    case Suite::primitives: return "primitives";
+  }
+  return "?";
+}
+
+const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, Suite::epa, Suite::primitives};
+
+[[noreturn]] void usage(const std::string& error) {
+  std::fprintf(stderr,
+               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|all[,...]]\n"
+               "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
+               "                     [--impl=SUBSTRING] [--label=MACHINE]\n",
+               error.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&](const std::string& key) -> std::string {
+      return arg.rfind(key + "=", 0) == 0 ? arg.substr(key.size() + 1) : std::string();
+    };
+    if (arg == "--quick") {
+      o.quick = true;
+    } else if (arg == "--help" || arg == "-h") {
+      usage("");
+    } else if (!value("--suite").empty()) {
+      std::string list = value("--suite");
+      std::size_t pos = 0;
+      while (pos <= list.size()) {
+        const std::size_t comma = list.find(',', pos);
+        const std::string name = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (name == "all") {
+          o.suites = kAllSuites;
+        } else {
+          bool found = false;
+          for (Suite s : kAllSuites) {
+            if (name == suite_name(s)) {
+              o.suites.push_back(s);
+              found = true;
+            }
+          }
+          if (!found) usage("unknown suite: " + name);
+        }
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+      }
+    } else if (!value("--seed").empty()) {
+      o.seed = std::stoull(value("--seed"));
+    } else if (!value("--repeat").empty()) {
+      o.repeat = std::max(1, std::stoi(value("--repeat")));
+    } else if (!value("--pairs").empty()) {
+      o.pairs = std::max(1, std::stoi(value("--pairs")));
+    } else if (!value("--json").empty()) {
+      o.json = value("--json");
+    } else if (!value("--impl").empty()) {
+      o.impl_filter = value("--impl");
+    } else if (!value("--label").empty()) {
+      o.label = value("--label");
+    } else {
+      usage("unknown argument: " + arg);
+    }
+  }
+  if (o.suites.empty()) o.suites = kAllSuites;
+  if (o.quick && o.repeat == 5) o.repeat = 2;
+  return o;
+}
+
+bool selected(const Options& o, Suite s) {
+  for (Suite x : o.suites) {
+    if (x == s) return true;
+  }
+  return false;
+}
+
+int default_pairs(const Options& o, const std::string& case_name) {
+  if (o.pairs > 0) return o.pairs;
+  if (case_name == "N=1024") return o.quick ? 12 : 64;
+  return o.quick ? 24 : 256;
+}
+
+class Output {
+ public:
+  explicit Output(const Options& o) : options_(o) {
+    if (!o.json.empty()) {
+      json_.open(o.json);
+      if (!json_) usage("cannot write " + o.json);
+    }
+    std::printf("%-14s %-20s %-22s %12s %14s %12s %10s\n", "suite", "case", "implementation", "median_ns",
+                "proxima/impl", "wrong/total", "max_err");
+  }
+
+  void add(const std::vector<Row>& rows) {
+    double proxima_ns = kNaN;
+    for (const Row& r : rows) {
+      if (r.implementation == "proxima") proxima_ns = r.median_ns;
+    }
+    for (Row r : rows) {
+      r.ratio = proxima_ns / r.median_ns;
+      char wrong[32];
+      std::snprintf(wrong, sizeof wrong, "%d/%d", r.wrong, r.checked);
+      std::printf("%-14s %-20s %-22s %12.0f %14.3f %12s %10.1e\n", r.suite.c_str(), r.case_name.c_str(),
+                  r.implementation.c_str(), r.median_ns, r.ratio, wrong, r.max_error);
+      if (json_) {
+        json_ << "{\"suite\":\"" << r.suite << "\",\"case\":\"" << r.case_name << "\",\"implementation\":\""
+              << r.implementation << "\",\"median_ns\":" << r.median_ns << ",\"queries\":" << r.queries
+              << ",\"pairs\":" << r.pairs << ",\"wrong\":" << r.wrong << ",\"checked\":" << r.checked
+              << ",\"max_error\":" << r.max_error << ",\"ratio_proxima_over_impl\":"
+              << (std::isfinite(r.ratio) ? std::to_string(r.ratio) : std::string("null"))
+              << ",\"seed\":" << options_.seed << ",\"repeat\":" << options_.repeat;
+        if (!options_.label.empty()) json_ << ",\"machine\":\"" << options_.label << "\"";
+        json_ << "}\n";
+      }
+    }
+    std::fflush(stdout);
+  }
+
+ private:
+  const Options& options_;
+  std::ofstream json_;
+};
+
+/// Runs one suite on one case set: answers (untimed) from every implementation, the smooth
+/// certificate where needed, judging, then timing.
+void run_case(const Options& o, Suite suite, CaseSet& set, std::vector<std::unique_ptr<Implementation>>& impls,
+              Output& out) {
+  std::vector<std::size_t> pairs;
+  for (std::size_t i = 0; i < set.pairs.size(); ++i) {
+    if (suite == Suite::epa && !(set.refs[i].known_intersect && set.refs[i].intersect)) continue;
+    pairs.push_back(i);
+  }
+  std::vector<Implementation*> active;
+  for (auto& impl : impls) {
+    if (impl->supports(suite, set)) active.push_back(impl.get());
+  }
+  std::vector<Answers> answers;
+  for (Implementation* impl : active) {
+    impl->prepare(set);
+    answers.push_back(collect_answers(*impl, suite, pairs));
+  }
+  if (suite == Suite::primitives) {
+    std::vector<std::vector<DistanceAnswer>> by_impl;
+    for (const Answers& a : answers) {
+      std::vector<DistanceAnswer> full(set.pairs.size());
+      for (std::size_t k = 0; k < pairs.size(); ++k) full[pairs[k]] = a.distance[k];
+      by_impl.push_back(std::move(full));
+    }
+    certify_smooth_distance(set, by_impl);
+  }
+  std::vector<Row> rows;
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    Row row;
+    row.suite = suite_name(suite);
+    row.case_name = set.name;
+    row.implementation = active[k]->name();
+    judge(set, suite, pairs, answers[k], row);
+    active[k]->prepare(set);
+    time_queries(*active[k], suite, pairs, o.repeat, row);
+    rows.push_back(row);
+  }
+  out.add(rows);
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  std::vector<std::unique_ptr<Implementation>> impls;
+  for (auto* factory : {&make_proxima, &make_libccd, &make_fcl, &make_bullet}) {
+    for (auto& impl : factory()) {
+      if (o.impl_filter.empty() || impl->name().find(o.impl_filter) != std::string::npos ||
+          impl->name() == "proxima") {
+        impls.push_back(std::move(impl));
+      }
+    }
+  }
+  std::printf("# proxima_bench seed=%llu repeat=%d%s exact-distance-reference=%s implementations:",
+              static_cast<unsigned long long>(o.seed), o.repeat, o.quick ? " quick" : "",
+              have_exact_distance() ? "CGAL" : "none");
+  for (const auto& impl : impls) std::printf(" %s", impl->name().c_str());
+  std::printf("\n");
+  Output out(o);
+  const auto start = std::chrono::steady_clock::now();
+  const bool polytopes =
+      selected(o, Suite::gjk_intersect) || selected(o, Suite::gjk_distance) || selected(o, Suite::epa);
+  if (polytopes) {
+    for (int n : {8, 32, 128, 1024}) {
+      const std::string name = "N=" + std::to_string(n);
+      CaseSet set = make_polytope_set(n, default_pairs(o, name), o.seed);
+      const double ref_seconds = compute_references(set, selected(o, Suite::gjk_distance));
+      int hits = 0;
+      for (const Reference& r : set.refs) hits += r.intersect ? 1 : 0;
+      std::printf("# %s: %zu pairs, %d intersecting, references in %.2f s\n", name.c_str(), set.pairs.size(), hits,
+                  ref_seconds);
+      for (Suite s : {Suite::gjk_intersect, Suite::gjk_distance, Suite::epa}) {
+        if (selected(o, s)) run_case(o, s, set, impls, out);
+      }
+    }
+  }
+  if (selected(o, Suite::primitives)) {
+    for (const std::string& row : primitive_rows()) {
+      CaseSet set = make_primitive_set(row, default_pairs(o, row), o.seed);
+      compute_references(set, true);
+      int hits = 0;
+      for (const Reference& r : set.refs) hits += r.intersect ? 1 : 0;
+      std::printf("# %s: %zu pairs, %d known intersecting\n", row.c_str(), set.pairs.size(), hits);
+      run_case(o, Suite::primitives, set, impls, out);
+    }
+  }
+  std::printf("# total %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return 0;
+}
+
+}  // namespace
+}  // namespace proxima::bench
+
+int main(int argc, char** argv) { return proxima::bench::run(argc, argv); }

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Empty factories for the peers this build did not find (CMakeLists.txt defines
+// PROXIMA_BENCH_HAVE_<PEER> and compiles peers/<peer>.cpp only when the library is present).
+#include "common.hpp"
+
+namespace proxima::bench {
+
+#ifndef PROXIMA_BENCH_HAVE_LIBCCD
+std::vector<std::unique_ptr<Implementation>> make_libccd() { return {}; }
+#endif
+#ifndef PROXIMA_BENCH_HAVE_FCL
+std::vector<std::unique_ptr<Implementation>> make_fcl() { return {}; }
+#endif
+#ifndef PROXIMA_BENCH_HAVE_BULLET
+std::vector<std::unique_ptr<Implementation>> make_bullet() { return {}; }
+#endif
+
+}  // namespace proxima::bench
