@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "scene/runner.hpp"
+
+#include "scene/answers.hpp"
+#include "scene/build.hpp"
+
+#include <proxima/core/error.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace proxima::scene {
+
+using Json = nlohmann::ordered_json;
+
+class BuiltShapes {
+ public:
+  explicit BuiltShapes(const SceneSpec& scene) : scene_(scene) {}
+
+  // The built shape named `name`, or the error that prevents it (message starts with its path).
+  const BuiltShape& get(const std::string& name) {
+    const auto it = cache_.find(name);
+    if (it != cache_.end()) return it->second;
+    BuiltShape built;
+    const ShapeEntry* entry = scene_.find_shape(name);
+    if (entry == nullptr) {
+      built.error = "no shape named \"" + name + "\"";
+    } else if (!entry->spec) {
+      built.error = entry->error;
+    } else {
+      built = build_shape(*entry->spec, scene_.base_dir);
+    }
+    return cache_.emplace(name, std::move(built)).first->second;
+  }
+
+ private:
+  const SceneSpec& scene_;
+  std::map<std::string, BuiltShape> cache_;
+};
+
+namespace {
+
+Json error_line(const QuerySpec& q, const std::string& message) {
+  Json line;
+  line["id"] = Json::parse(q.id_json);
+  line["status"] = "error";
+  if (!q.kind_name.empty()) line["kind"] = q.kind_name;
+  line["message"] = message;
+  return line;
+}
+
+}  // namespace
+
+Runner::Runner(const SceneSpec& scene) : scene_(scene), built_(std::make_unique<BuiltShapes>(scene)) {}
+Runner::~Runner() = default;
+
+Outcome Runner::run(const QuerySpec& q, const TimingOptions& timing) {
+  Outcome out;
+  auto fail = [&](const std::string& message) {
+    out.ok = false;
+    out.message = message;
+    out.json_line = error_line(q, message).dump();
+    return out;
+  };
+  if (!q.error.empty()) return fail(q.error);
+
+  const std::string path = "queries[" + std::to_string(q.index) + "]";
+  QueryInput input{q, nullptr, nullptr};
+  if (!q.a.empty()) {
+    const BuiltShape& a = built_->get(q.a);
+    if (!a.error.empty()) return fail(path + ".a: shape \"" + q.a + "\" is invalid: " + a.error);
+    const BuiltShape& b = built_->get(q.b);
+    if (!b.error.empty()) return fail(path + ".b: shape \"" + q.b + "\" is invalid: " + b.error);
+    input.a = &a;
+    input.b = &b;
+  }
+
+  Answer answer;
+  try {
+    answer = answer_query(input);
+    if (timing.max_repeats > 0) {
+      // Median of repeated runs, bounded by both a count and a time budget.
+      std::vector<double> times;
+      double spent = 0;
+      for (int r = 0; r < timing.max_repeats && spent < timing.budget_microseconds; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        const Answer again = answer_query(input);
+        const auto stop = std::chrono::steady_clock::now();
+        const double us = std::chrono::duration<double, std::micro>(stop - start).count();
+        times.push_back(us);
+        spent += us;
+        if (!again.ok) break;
+      }
+      if (!times.empty()) {
+        std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
+        out.microseconds = times[times.size() / 2];
+      }
+    }
+  } catch (const InvalidInput& e) {
+    return fail(path + ": " + e.what());
+  } catch (const std::exception& e) {
+    return fail(path + ": internal error: " + e.what());
+  }
+  if (!answer.ok) return fail(path + ": " + answer.message);
+
+  Json line;
+  line["id"] = Json::parse(q.id_json);
+  line["status"] = "ok";
+  line["kind"] = q.kind_name;
+  line["method"] = answer.method;
+  for (const auto& item : answer.fields.items()) line[item.key()] = item.value();
+  out.ok = true;
+  out.json_line = line.dump();
+  out.method = answer.method;
+  out.answer = answer.summary;
+  out.iterations = answer.iterations;
+  return out;
+}
+
+}  // namespace proxima::scene
