@@ -79,7 +79,7 @@ class SimplexSolver {
 
   double cost(int j) const {
     if (phase_one_) return is_artificial(j) ? 1.0 : 0.0;
-    return j < n_ ? c_[j] : 0.0;
+    return (j < n_ && c_.size() > 0) ? c_[j] : 0.0;
   }
   /// y . (column j)
   double dot_column(int j) {
@@ -362,6 +362,8 @@ SimplexResult SimplexSolver::run() {
   for (int i = 0; i < m_; ++i) ws_.sign_[i] = b_[i] < 0 ? -1.0 : 1.0;
 
   bool warm = opt_.warm_start && ws_.has_basis(m_, n_);
+  // A basis that kept the repair column cannot be reused: the column is rebuilt per solve.
+  for (int r = 0; warm && r < m_; ++r) warm = ws_.basis_[static_cast<std::size_t>(r)] != extra_index();
   if (warm) {
     for (int r = 0; r < m_; ++r) ws_.is_basic_[static_cast<std::size_t>(ws_.basis_[static_cast<std::size_t>(r)])] = 1;
     if (!refactor()) {

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "lp/common.hpp"
+
+#include <proxima/core/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace proxima::lp {
+
+void LpOptions::validate() const {
+  simplex.validate();
+  if (!(contact_tolerance > 0) || !std::isfinite(contact_tolerance)) {
+    throw InvalidInput("contact_tolerance", "must be finite and > 0, got " + format_number(contact_tolerance));
+  }
+}
+
+Eigen::Block<Eigen::MatrixXd> LpWorkspace::matrix(int rows, int cols) {
+  if (a_.rows() < rows || a_.cols() < cols) {
+    a_.resize(std::max<Eigen::Index>(rows, a_.rows()), std::max<Eigen::Index>(cols, a_.cols()));
+  }
+  return a_.topLeftCorner(rows, cols);
+}
+
+Eigen::VectorXd::SegmentReturnType LpWorkspace::rhs(int rows) {
+  if (b_.size() < rows) b_.resize(rows);
+  return b_.head(rows);
+}
+
+Eigen::VectorXd::SegmentReturnType LpWorkspace::costs(int cols) {
+  if (c_.size() < cols) c_.resize(cols);
+  return c_.head(cols);
+}
+
+namespace detail {
+
+namespace {
+void require_finite_points(const PointsRef& p, const char* name) {
+  for (Eigen::Index j = 0; j < p.cols(); ++j) {
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      if (!std::isfinite(p(i, j))) {
+        throw InvalidInput(std::string(name) + "[" + std::to_string(j) + "][" + std::to_string(i) + "]",
+                           "must be finite, got " + format_number(p(i, j)));
+      }
+    }
+  }
+}
+}  // namespace
+
+int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b) {
+  // A 0 x 0 matrix is an empty set of any dimension; otherwise the row count is the dimension.
+  const bool a_free = a.rows() == 0 && a.cols() == 0;
+  const bool b_free = b.rows() == 0 && b.cols() == 0;
+  const Eigen::Index n = a_free ? b.rows() : a.rows();
+  if (n == 0) {
+    throw InvalidInput(a_free ? name_b : name_a, "dimension n (rows) must be >= 1, got 0");
+  }
+  if (!a_free && !b_free && a.rows() != b.rows()) {
+    throw InvalidInput(name_b, "dimension " + std::to_string(b.rows()) + " differs from " + name_a + "'s " +
+                                   std::to_string(a.rows()));
+  }
+  require_finite_points(a, name_a);
+  require_finite_points(b, name_b);
+  return static_cast<int>(n);
+}
+
+Frame common_frame(const PointsRef& a, const PointsRef& b) {
+  const Eigen::VectorXd lo = a.rowwise().minCoeff().cwiseMin(b.rowwise().minCoeff());
+  const Eigen::VectorXd hi = a.rowwise().maxCoeff().cwiseMax(b.rowwise().maxCoeff());
+  Frame f;
+  f.center = (lo + hi) / 2;
+  f.half_extent = ((hi - lo) / 2).maxCoeff();
+  return f;
+}
+
+void write_normalised(const PointsRef& points, const Frame& frame, bool negate, Eigen::Ref<Eigen::MatrixXd> block) {
+  const double s = (negate ? -1.0 : 1.0) / frame.half_extent;
+  block = ((points.colwise() - frame.center) * s);
+}
+
+bool make_convex(Eigen::Ref<Eigen::VectorXd> weights) {
+  weights = weights.cwiseMax(0.0);
+  const double sum = weights.sum();
+  if (!(sum > 0)) return false;
+  weights /= sum;
+  return true;
+}
+
+double min_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
+  double v = std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < points.cols(); ++j) v = std::min(v, normal.dot(points.col(j)));
+  return v;
+}
+
+double max_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
+  double v = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < points.cols(); ++j) v = std::max(v, normal.dot(points.col(j)));
+  return v;
+}
+
+}  // namespace detail
+}  // namespace proxima::lp

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Private helpers of the lp queries: argument checks and the normalisation of two point sets
+// into [-1, 1]^n (translate by the centre of their common bounding box, divide by its
+// half-extent), which makes every tolerance of the solver relative to the sets' size.
+#pragma once
+
+#include <proxima/lp/workspace.hpp>
+
+#include <Eigen/Core>
+
+namespace proxima::lp::detail {
+
+/// Validates two point sets (names as the caller spells them) and returns the dimension n >= 1.
+/// Throws InvalidInput for n = 0, mismatched dimensions or NaN/Inf coordinates.
+int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b);
+
+/// Centre and half-extent (inf-norm) of the bounding box of the union of two non-empty sets.
+struct Frame {
+  Eigen::VectorXd center;
+  double half_extent = 0;
+};
+Frame common_frame(const PointsRef& a, const PointsRef& b);
+
+/// Writes the normalised columns [(a_i - c) / h; ...] of `points` into rows 0..n-1 of `block`,
+/// negated when `negate` is set.
+void write_normalised(const PointsRef& points, const Frame& frame, bool negate, Eigen::Ref<Eigen::MatrixXd> block);
+
+/// Clamps negative entries to 0 and rescales to sum 1. Returns false if the sum is not positive.
+bool make_convex(Eigen::Ref<Eigen::VectorXd> weights);
+
+/// Smallest and largest of normal . p over the columns p.
+double min_dot(const PointsRef& points, const Eigen::VectorXd& normal);
+double max_dot(const PointsRef& points, const Eigen::VectorXd& normal);
+
+}  // namespace proxima::lp::detail

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// Tests of lp/intersect.hpp: the answer against CGAL's exact LP (exact_lp_oracle.hpp) on seeded
+// random and adversarial pairs for n = 1, 2, 3, 4, 6, 10, 20, every certificate verified by the
+// independent check functions, special cases, warm starts and bad input.
+#include <proxima/core/error.hpp>
+#include <proxima/lp/intersect.hpp>
+
+#include "lp/exact_lp_oracle.hpp"
+#include "lp/lp_cases.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <map>
+
+namespace proxima::lp {
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+
+/// Half-extent of the common bounding box and the largest coordinate magnitude.
+struct Extent {
+  double half = 0;
+  double magnitude = 0;
+};
+Extent extent_of(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  Eigen::MatrixXd all(a.rows(), a.cols() + b.cols());
+  all << a, b;
+  Extent e;
+  e.half = ((all.rowwise().maxCoeff() - all.rowwise().minCoeff()) / 2).maxCoeff();
+  e.magnitude = all.cwiseAbs().maxCoeff();
+  return e;
+}
+
+/// Verifies whichever certificate the result carries; returns a description of a failure.
+std::string verify_certificate(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, const LpIntersectResult& r) {
+  const Extent e = extent_of(a, b);
+  if (r.intersect) {
+    const double tol = 2 * kLpContactTolerance * e.half + 64 * kEps * e.magnitude;
+    const CertificateCheck c = check_common_point(a, b, r.common_point, r.weights_a, r.weights_b, tol);
+    if (!c.valid) return "common point certificate fails: error " + std::to_string(c.value) + " > " + std::to_string(tol);
+    return "";
+  }
+  if (!r.converged) return "";  // uncertified answers are checked by the callers
+  const CertificateCheck c = check_separation(a, b, r.separating_normal, r.separating_offset);
+  if (!c.valid) return "separating hyperplane fails: margin " + std::to_string(c.value);
+  if (std::abs(c.value - r.margin) > 4 * kEps * e.magnitude) return "reported margin differs from the checked one";
+  return "";
+}
+
+// The band of "touching" answers: pairs whose exact inf-norm distance is below this times the
+// half-extent may be reported either way (the certificate must still hold).
+constexpr double kBand = 1e-9;
+
+TEST(LpIntersect, AgreesWithExactOracleOnRandomAndAdversarialPairs) {
+#ifndef PROXIMA_HAVE_CGAL
+  GTEST_SKIP() << "CGAL not found: no exact oracle";
+#endif
+  const unsigned seed = 31337;
+  testing::CaseGenerator gen(seed);
+  LpWorkspace ws;
+  int total = 0;
+  for (const int n : {1, 2, 3, 4, 6, 10, 20}) {
+    std::map<std::string, int> kinds;
+    int hits = 0;
+    int misses = 0;
+    int in_band = 0;
+    int near_misses = 0;  // separated by less than 1e-6 of the extent, outside the band
+    const int cases = n >= 10 ? 64 : 128;
+    for (int t = 0; t < cases; ++t) {
+      const testing::PairCase c = gen.make(n, t % testing::CaseGenerator::kKinds);
+      SCOPED_TRACE("seed " + std::to_string(seed) + " n " + std::to_string(n) + " case " + std::to_string(t) +
+                   " kind " + c.kind + " |A| " + std::to_string(c.a.cols()) + " |B| " + std::to_string(c.b.cols()) +
+                   " scale " + std::to_string(c.scale));
+      ++kinds[c.kind];
+      const bool truth = oracle::exact_intersect(c.a, c.b);
+      const LpIntersectResult r = intersect(c.a, c.b, ws);
+      EXPECT_EQ(verify_certificate(c.a, c.b, r), "");
+      const Extent e = extent_of(c.a, c.b);
+      if (truth) {
+        ++hits;
+        EXPECT_TRUE(r.intersect);
+        EXPECT_TRUE(r.converged);
+      } else {
+        ++misses;
+        const double d = oracle::exact_distance_linf(c.a, c.b);
+        if (d > kBand * e.half) {
+          EXPECT_FALSE(r.intersect) << "exact linf distance " << d << " half-extent " << e.half;
+          EXPECT_TRUE(r.converged);
+          if (d < 1e-6 * e.half) ++near_misses;
+        } else {
+          ++in_band;
+        }
+      }
+      ++total;
+    }
+    // The sample must be informative: both answers well represented, near misses present.
+    EXPECT_GT(hits, cases / 5) << "n " << n;
+    EXPECT_GT(misses, cases / 5) << "n " << n;
+    EXPECT_GT(near_misses, cases / 40) << "n " << n;
+    EXPECT_LT(in_band, cases / 10) << "n " << n;
+    EXPECT_GE(static_cast<int>(kinds.size()), 10) << "n " << n;  // of the 11 kind labels
+  }
+  EXPECT_GT(total, 700);
+}
+
+TEST(LpIntersect, EmptySetsIntersectNothingAndAreAnswered) {
+  const Eigen::MatrixXd tri{{0, 1, 0}, {0, 0, 1}};
+  for (const auto& [a, b] : {std::pair{Eigen::MatrixXd(2, 0), tri}, std::pair{tri, Eigen::MatrixXd(2, 0)},
+                             std::pair{Eigen::MatrixXd(2, 0), Eigen::MatrixXd(2, 0)},
+                             std::pair{Eigen::MatrixXd(), tri}}) {
+    const LpIntersectResult r = intersect(a, b);
+    EXPECT_FALSE(r.intersect);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.margin, std::numeric_limits<double>::infinity());
+    EXPECT_TRUE(check_separation(a.size() ? a : Eigen::MatrixXd(2, 0), b.size() ? b : Eigen::MatrixXd(2, 0),
+                                 r.separating_normal, r.separating_offset)
+                    .valid);
+  }
+}
+
+TEST(LpIntersect, SpecialCasesHaveClosedFormAnswers) {
+  // Identical single points; all points equal; point on a segment; point just off it.
+  const Eigen::MatrixXd p{{1.5}, {-2}, {3}};
+  LpIntersectResult r = intersect(p, p);
+  EXPECT_TRUE(r.intersect);
+  EXPECT_EQ(r.common_point, p.col(0));
+  const Eigen::MatrixXd same = p.replicate(1, 4);
+  r = intersect(same, same);
+  EXPECT_TRUE(r.intersect);
+  EXPECT_EQ(r.iterations, 0);
+  const Eigen::MatrixXd seg{{0, 2}, {0, 0}, {0, 0}};
+  LpWorkspace ws;
+  r = point_inside(Eigen::Vector3d(0.5, 0, 0), seg, ws);
+  EXPECT_TRUE(r.intersect);
+  EXPECT_NEAR(r.weights_b[0], 0.75, 1e-15);
+  r = point_inside(Eigen::Vector3d(0.5, 1e-6, 0), seg, ws);
+  EXPECT_FALSE(r.intersect);
+  EXPECT_TRUE(check_separation(Eigen::MatrixXd(Eigen::Vector3d(0.5, 1e-6, 0)), seg, r.separating_normal,
+                               r.separating_offset)
+                  .valid);
+  // 1-D intervals [0, 1] and [1 + 1e-7, 2]: separated along +x with margin 1e-7.
+  r = intersect(Eigen::MatrixXd{{0, 1, 0.5}}, Eigen::MatrixXd{{2, 1 + 1e-7}});
+  EXPECT_FALSE(r.intersect);
+  EXPECT_DOUBLE_EQ(r.separating_normal[0], 1.0);
+  EXPECT_NEAR(r.margin, 1e-7, 1e-15);
+}
+
+// Warm start: a pair moving by small steps keeps its answer certified, and reusing the previous
+// basis saves pivots on average.
+TEST(LpIntersect, WarmStartAcrossSmallMotionsSavesPivots) {
+  const unsigned seed = 4242;
+  testing::CaseGenerator gen(seed);
+  long warm_pivots = 0;
+  long cold_pivots = 0;
+  int changes = 0;
+  int warm_starts = 0;
+  for (int pair = 0; pair < 20; ++pair) {
+    const int n = 3 + pair % 4;
+    const Eigen::MatrixXd a = gen.cloud(n, 40, 1);
+    Eigen::MatrixXd b = gen.cloud(n, 40, 1);
+    const Eigen::VectorXd dir = gen.cloud(n, 1, 1).col(0).normalized();
+    b.colwise() += 3 * dir;
+    LpWorkspace warm;
+    bool last = false;
+    for (int step = 0; step < 60; ++step) {
+      b.colwise() -= 0.05 * dir;
+      SCOPED_TRACE("seed " + std::to_string(seed) + " pair " + std::to_string(pair) + " step " + std::to_string(step));
+      const LpIntersectResult rw = intersect(a, b, warm);
+      const LpIntersectResult rc = intersect(a, b);
+      EXPECT_EQ(rw.intersect, rc.intersect);
+      EXPECT_EQ(verify_certificate(a, b, rw), "");
+      if (step > 0) warm_starts += rw.warm_started ? 1 : 0;
+      if (step > 0 && rw.intersect != last) ++changes;
+      last = rw.intersect;
+      warm_pivots += rw.iterations;
+      cold_pivots += rc.iterations;
+    }
+  }
+  EXPECT_GE(changes, 15) << "the motions must cross from separated to intersecting";
+  // A basis that kept the repair column is not reused (rare); every other step starts warm.
+  EXPECT_GT(warm_starts, 20 * 59 * 9 / 10);
+  EXPECT_LT(warm_pivots * 2, cold_pivots) << "warm " << warm_pivots << " cold " << cold_pivots;
+}
+
+TEST(LpIntersect, IterationCapIsReported) {
+  testing::CaseGenerator gen(7);
+  const Eigen::MatrixXd a = gen.cloud(4, 60, 1);
+  const Eigen::MatrixXd b = gen.cloud(4, 60, 1);
+  LpOptions options;
+  options.simplex.max_iterations = 2;
+  const LpIntersectResult r = intersect(a, b, options);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.status, Status::iteration_limit);
+  EXPECT_FALSE(r.intersect);
+}
+
+TEST(LpIntersect, BadInputIsRefusedNamingTheArgument) {
+  const Eigen::MatrixXd tri{{0, 1, 0}, {0, 0, 1}};
+  const auto field_of = [](const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+    try {
+      intersect(a, b);
+    } catch (const InvalidInput& e) {
+      return e.field();
+    }
+    return std::string("no throw");
+  };
+  Eigen::MatrixXd nan = tri;
+  nan(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(field_of(nan, tri), "points_a[2][1]");
+  Eigen::MatrixXd inf = tri;
+  inf(0, 1) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(field_of(tri, inf), "points_b[1][0]");
+  EXPECT_EQ(field_of(tri, Eigen::MatrixXd::Zero(3, 2)), "points_b");
+  EXPECT_EQ(field_of(Eigen::MatrixXd(0, 3), Eigen::MatrixXd(0, 2)), "points_a");
+  EXPECT_EQ(field_of(Eigen::MatrixXd(), Eigen::MatrixXd()), "points_b");
+}
+
+}  // namespace
+}  // namespace proxima::lp
