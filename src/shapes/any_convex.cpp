@@ -98,6 +98,10 @@ AnyConvex AnyConvex::affine(AnyConvex shape, const Mat3& linear, const Vec3& off
   return AnyAffine(ShapeRef(share(std::move(shape))), linear, offset);
 }
 
+AnyConvex AnyConvex::transformed(AnyConvex shape, const Pose& pose) {
+  return affine(std::move(shape), pose.rotation(), pose.translation());
+}
+
 AnyConvex AnyConvex::minkowski(AnyConvex a, AnyConvex b) {
   return AnyMinkowskiSum(ShapeRef(share(std::move(a)), "a"), ShapeRef(share(std::move(b)), "b"));
 }
@@ -120,9 +124,7 @@ Vec3 AnyConvex::support(const Vec3& d, int& hint) const {
         if constexpr (HintedSupportMap<S>) {
           return s.support(d, hint);
         } else if constexpr (HintedCoreSupportMap<S>) {
-          const double n = d.norm();
-          const Vec3 c = s.core_support(d, hint);
-          return n > 0 ? Vec3(c + d * (s.margin() / n)) : c;
+          return s.core_support(d, hint) + s.margin() * unit_or_zero(d);
         } else {
           return s.support(d);
         }

@@ -113,6 +113,16 @@ TEST(AnyConvex, PolytopeHintIsUsedAndUpdated) {
   }
 }
 
+TEST(AnyConvex, TransformedIsTheRigidPlacement) {
+  const Pose pose = Pose::from_euler_xyz(0.3, -0.2, 1.1, Vec3(1, 2, 3));
+  const AnyConvex placed = AnyConvex::transformed(Box(Vec3(1, 2, 3)), pose);
+  const Box box(Vec3(1, 2, 3));
+  for (const Vec3& d : test::directions(64, 200)) {
+    EXPECT_LT((placed.support(d) - pose.apply(box.support(pose.rotate_inverse(d)))).norm(), 1e-12);
+  }
+  EXPECT_EQ(placed.kind(), "affine");
+}
+
 TEST(AnyConvex, CopiesShareChildrenAndBadInputNamesTheField) {
   const AnyConvex sum = AnyConvex::minkowski(Sphere(1), Sphere(2));
   const AnyConvex copy = sum;  // NOLINT

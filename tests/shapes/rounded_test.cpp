@@ -54,6 +54,17 @@ TEST(Rounded, RoundedSphereAddsMargins) {
   EXPECT_DOUBLE_EQ(shape.bounding_sphere().radius, 2.0);
 }
 
+TEST(Rounded, TinyAndHugeDirectionsKeepTheMargin) {
+  const Rounded<Box> shape(Box(Vec3(1, 1, 1)), 0.5);
+  const Sphere sphere(2);
+  for (const double scale : {1e-300, 1e-160, 1.0, 1e160, 1e300}) {
+    const Vec3 d = scale * Vec3(1, 2, 2);
+    EXPECT_LT((shape.support(d) - (Vec3(1, 1, 1) + 0.5 * Vec3(1, 2, 2) / 3)).norm(), 1e-15) << scale;
+    EXPECT_LT((sphere.support(d) - 2 * Vec3(1, 2, 2) / 3).norm(), 1e-15) << scale;
+  }
+  EXPECT_EQ(sphere.support(Vec3::Zero()), Vec3::Zero());
+}
+
 TEST(Capsule, SupportMatchesDenseSamples) {
   const double r = 0.4;
   const double hl = 1.5;

@@ -14,6 +14,7 @@
 // the types are known at compile time.
 #pragma once
 
+#include <proxima/core/pose.hpp>
 #include <proxima/shapes/affine.hpp>
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/capsule.hpp>
@@ -101,6 +102,8 @@ class AnyConvex {
   static AnyConvex rounded(AnyConvex core, double radius);
   /// B x + c applied to `shape`. Throws as Affine does ("linear", "offset").
   static AnyConvex affine(AnyConvex shape, const Mat3& linear, const Vec3& offset = Vec3::Zero());
+  /// A rigid placement of `shape`: affine(shape, pose.rotation(), pose.translation()).
+  static AnyConvex transformed(AnyConvex shape, const Pose& pose);
   /// a + b.
   static AnyConvex minkowski(AnyConvex a, AnyConvex b);
   /// conv(shapes). Throws InvalidInput("of") when empty.

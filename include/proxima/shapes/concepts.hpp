@@ -7,6 +7,7 @@
 #include <proxima/core/types.hpp>
 
 #include <concepts>
+#include <limits>
 
 namespace proxima {
 
@@ -38,6 +39,16 @@ template <class S>
 concept HintedSupportMap = SupportMap<S> && requires(const S& s, const Vec3& d, int& hint) {
   { s.support(d, hint) } -> std::convertible_to<Vec3>;
 };
+
+/// d / |d| without overflow or underflow (d is first divided by its largest entry, so directions
+/// of length 1e-300 or 1e300 work); the zero vector for d == 0 or a non-finite d. Used by the
+/// rounded shapes to add margin * d / |d|.
+inline Vec3 unit_or_zero(const Vec3& d) {
+  const double m = d.cwiseAbs().maxCoeff();
+  if (!(m > 0) || !(m < std::numeric_limits<double>::infinity())) return Vec3::Zero();
+  const Vec3 scaled = d / m;
+  return scaled / scaled.norm();
+}
 
 /// Support of the core shape: core_support() for rounded shapes, support() otherwise.
 template <SupportMap S>

@@ -24,11 +24,7 @@ class Rounded {
 
   /// s(d) = s_core(d) + margin() * d / |d| (seed 002, 4.3, Minkowski sum with a ball). For d == 0
   /// the core's support of 0. Cost: one core support plus one norm; no allocation.
-  Vec3 support(const Vec3& d) const {
-    const double n = d.norm();
-    const Vec3 c = proxima::core_support(core_, d);
-    return n > 0 ? Vec3(c + d * (margin() / n)) : c;
-  }
+  Vec3 support(const Vec3& d) const { return proxima::core_support(core_, d) + margin() * unit_or_zero(d); }
   /// Support of the innermost (non-rounded) core.
   Vec3 core_support(const Vec3& d) const { return proxima::core_support(core_, d); }
   /// Core support with a hill-climbing hint, when the core takes one (e.g. a rounded Polytope).

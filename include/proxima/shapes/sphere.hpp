@@ -5,6 +5,7 @@
 
 #include <proxima/core/bounds.hpp>
 #include <proxima/core/error.hpp>
+#include <proxima/shapes/concepts.hpp>
 
 namespace proxima {
 
@@ -15,11 +16,8 @@ class Sphere {
   /// Throws InvalidInput("radius") unless radius is finite and > 0.
   explicit Sphere(double radius) : radius_(radius) { require_positive("radius", radius); }
 
-  /// s(d) = radius * d / |d|; the centre for d == 0.
-  Vec3 support(const Vec3& d) const {
-    const double n = d.norm();
-    return n > 0 ? Vec3(d * (radius_ / n)) : Vec3::Zero();
-  }
+  /// s(d) = radius * d / |d| (no overflow for huge or tiny d); the centre for d == 0.
+  Vec3 support(const Vec3& d) const { return radius_ * unit_or_zero(d); }
   /// The core is the centre point.
   Vec3 core_support(const Vec3& /*d*/) const { return Vec3::Zero(); }
   double margin() const noexcept { return radius_; }
