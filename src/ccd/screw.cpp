@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include <proxima/ccd/screw.hpp>
+
+#include <proxima/core/error.hpp>
+
+#include <cmath>
+#include <numbers>
+
+namespace proxima::ccd {
+namespace {
+
+// (R(phi) - I) w with R the rotation about unit v: sin(phi) v x w + (1 - cos(phi)) v x (v x w), with
+// 1 - cos written as 2 sin^2(phi/2) so small angles keep their digits.
+Vec3 rotation_minus_identity(const Vec3& v, double phi, const Vec3& w) {
+  const Vec3 vw = v.cross(w);
+  const double half = std::sin(phi / 2);
+  return std::sin(phi) * vw + 2 * half * half * v.cross(vw);
+}
+
+}  // namespace
+
+Vec3 Screw::apply(const Vec3& x, double s) const {
+  if (angle == 0) return x + s * glide * axis;
+  return x + rotation_minus_identity(axis, s * angle, x - axis_point) + s * glide * axis;
+}
+
+Vec3 Screw::rotate(const Vec3& d, double s) const {
+  if (angle == 0) return d;
+  return d + rotation_minus_identity(axis, s * angle, d);
+}
+
+Vec3 Screw::velocity(const Vec3& x, double s) const {
+  if (angle == 0) return glide * axis;
+  const Vec3 w = rotate(x - axis_point, s);
+  return angle * axis.cross(w) + glide * axis;
+}
+
+double Screw::axis_distance(const Vec3& x) const {
+  if (angle == 0) return 0;
+  return axis.cross(x - axis_point).norm();
+}
+
+double Screw::speed(double r) const { return std::hypot(angle * r, glide); }
+
+Screw Screw::inverse() const { return {axis_point, axis, -angle, -glide}; }
+
+Pose Screw::pose(double s) const {
+  const Mat3 rotation = angle == 0 ? Mat3::Identity() : Eigen::AngleAxisd(s * angle, axis).toRotationMatrix();
+  return Pose::from_matrix(rotation, apply(Vec3::Zero(), s));
+}
+
+Screw decompose(const Pose& omega, double pi_margin) {
+  const Eigen::Quaterniond q(omega.rotation());
+  const Vec3& t = omega.translation();
+  // theta = 2 atan2(|q.vec|, |q.w|) in [0, pi]; the axis follows the sign of q.w.
+  const double vec_norm = q.vec().norm();
+  const double theta = 2 * std::atan2(vec_norm, std::abs(q.w()));
+  Screw screw;
+  if (theta <= kScrewMinAngle) {
+    const double length = t.norm();
+    if (length > 0) {
+      screw.axis = t / length;
+      screw.glide = length;
+    }
+    return screw;
+  }
+  if (theta > std::numbers::pi - pi_margin) {
+    throw InvalidInput("rotation", "the step's relative rotation " + format_number(theta) +
+                                       " rad is at or beyond pi (limit pi - " + format_number(pi_margin) +
+                                       "): split the step");
+  }
+  const Vec3 v = (q.w() < 0 ? Vec3(-q.vec()) : Vec3(q.vec())) / vec_norm;
+  screw.axis = v;
+  screw.angle = theta;
+  screw.glide = v.dot(t);
+  const Vec3 t_perp = t - screw.glide * v;
+  screw.axis_point = t_perp / 2 + v.cross(t) / (2 * std::tan(theta / 2));
+  return screw;
+}
+
+Pose relative_motion(const Pose& a_start, const Pose& a_end, const Pose& b_start, const Pose& b_end) {
+  return a_end.inverse() * b_end * b_start.inverse() * a_start;
+}
+
+Pose interpolate(const Pose& start, const Pose& end, double s) {
+  const Screw world = decompose(end * start.inverse());
+  return world.pose(s) * start;
+}
+
+double glide_error_estimate(double theta) {
+  if (theta == 0) return 0;
+  const double half = std::sin(theta / 4);
+  return 2 * half * half / theta;  // 1 - cos(theta/2) = 2 sin^2(theta/4)
+}
+
+}  // namespace proxima::ccd
