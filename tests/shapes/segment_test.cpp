@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Tests for segment.hpp and triangle.hpp: support against brute force over dense samples
+// Tests for segment.hpp: support against brute force over dense samples
 // (vertices included, so the maximum is exact), bounds, d == 0, bad input.
 #include "support_oracle.hpp"
 
 #include <proxima/shapes/segment.hpp>
-#include <proxima/shapes/triangle.hpp>
 
 namespace proxima {
 namespace {
 
 static_assert(SupportMap<Segment> && !RoundedSupportMap<Segment>);
-static_assert(SupportMap<Triangle>);
 
 double distance_to_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
   const double t = std::clamp((p - a).dot(b - a) / (b - a).squaredNorm(), 0.0, 1.0);
@@ -26,25 +24,6 @@ TEST(Segment, SupportMatchesDenseSamples) {
   test::expect_bounds_contain(seg, test::directions(12, 200), "segment seed 12");
   test::expect_zero_direction_deterministic(seg, contains, "segment");
   EXPECT_EQ(Segment::along_z(2).support(Vec3(0, 0, 1)), Vec3(0, 0, 2));
-}
-
-TEST(Triangle, SupportMatchesDenseSamples) {
-  const Triangle tri(Vec3(1, 0, 0), Vec3(0, 2, 0.5), Vec3(-1, -1, 3));
-  std::vector<Vec3> samples;
-  const int n = 60;
-  for (int i = 0; i <= n; ++i)
-    for (int j = 0; i + j <= n; ++j)
-      samples.push_back(tri.a() + (double(i) / n) * (tri.b() - tri.a()) + (double(j) / n) * (tri.c() - tri.a()));
-  const auto contains = [&](const Vec3& p) { return p == tri.a() || p == tri.b() || p == tri.c(); };
-  test::expect_support_matches_samples(tri, samples, contains, test::directions(13, 500), 0, "triangle seed 13");
-  test::expect_bounds_contain(tri, test::directions(14, 200), "triangle seed 14");
-  test::expect_zero_direction_deterministic(tri, contains, "triangle");
-}
-
-TEST(Triangle, CollinearTriangleIsAcceptedAndExact) {
-  const Triangle tri(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(2, 2, 2));
-  EXPECT_EQ(tri.support(Vec3(1, 0, 0)), Vec3(2, 2, 2));
-  EXPECT_EQ(tri.support(Vec3(-1, 0, 0)), Vec3(0, 0, 0));
 }
 
 TEST(Segment, BadInputNamesTheField) {
@@ -66,19 +45,6 @@ TEST(Segment, BadInputNamesTheField) {
     FAIL();
   } catch (const InvalidInput& e) {
     EXPECT_EQ(e.field(), "half_length");
-  }
-  try {
-    Triangle t(Vec3(1, 1, 1), Vec3(1, 1, 1), Vec3(1, 1, 1));
-    FAIL();
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(e.field(), "vertices");
-  }
-  try {
-    Triangle t(Vec3(1, 1, 1), Vec3(1, 1, 1), Vec3(-INFINITY, 1, 1));
-    FAIL();
-  } catch (const InvalidInput& e) {
-    EXPECT_EQ(e.field(), "c.x");
-    EXPECT_NE(std::string(e.what()).find("-inf"), std::string::npos);
   }
 }
 
