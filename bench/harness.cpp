@@ -78,33 +78,55 @@ void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pair
   }
 }
 
-void time_queries(Implementation& impl, Suite suite, const std::vector<std::size_t>& pairs, int repeat, Row& row) {
-  row.pairs = pairs.size();
-  if (pairs.empty()) return;
-  // Warm-up pass, which also sizes the batches.
-  const double t0 = now_ns();
+namespace {
+
+double median_of(std::vector<double>& v) {
+  if (v.empty()) return kNaN;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  double median = v[mid];
+  if (v.size() % 2 == 0) median = (median + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  return median;
+}
+
+}  // namespace
+
+void time_queries(const std::vector<Implementation*>& impls, Suite suite, const CaseSet& set,
+                  const std::vector<std::size_t>& pairs, int repeat, std::vector<Row>& rows) {
+  const std::size_t n = impls.size();
+  std::vector<int> batch(n, 1);
+  std::vector<std::vector<double>> samples(n);
+  std::vector<std::vector<double>> separated(n);
+  std::vector<std::vector<double>> intersecting(n);
   double sink = 0;
-  for (std::size_t i : pairs) sink += run_one(impl, suite, i);
-  const double mean = (now_ns() - t0) / static_cast<double>(pairs.size());
-  const int batch = static_cast<int>(std::clamp(std::ceil(kMinBatchNs / std::max(mean, 1.0)), 1.0, 4096.0));
-  std::vector<double> samples;
-  samples.reserve(pairs.size() * static_cast<std::size_t>(repeat));
+  for (std::size_t k = 0; k < n; ++k) {
+    rows[k].pairs = pairs.size();
+    if (pairs.empty()) continue;
+    // Warm-up pass, which also sizes the batches.
+    const double t0 = now_ns();
+    for (std::size_t i : pairs) sink += run_one(*impls[k], suite, i);
+    const double mean = (now_ns() - t0) / static_cast<double>(pairs.size());
+    batch[k] = static_cast<int>(std::clamp(std::ceil(kMinBatchNs / std::max(mean, 1.0)), 1.0, 4096.0));
+  }
   for (int r = 0; r < repeat; ++r) {
-    for (std::size_t i : pairs) {
-      const double start = now_ns();
-      for (int k = 0; k < batch; ++k) sink += run_one(impl, suite, i);
-      samples.push_back((now_ns() - start) / batch);
+    for (std::size_t k = 0; k < n; ++k) {
+      for (std::size_t i : pairs) {
+        const double start = now_ns();
+        for (int b = 0; b < batch[k]; ++b) sink += run_one(*impls[k], suite, i);
+        const double sample = (now_ns() - start) / batch[k];
+        samples[k].push_back(sample);
+        const Reference& ref = set.refs[i];
+        if (ref.known_intersect) (ref.intersect ? intersecting[k] : separated[k]).push_back(sample);
+      }
     }
   }
   g_sink = g_sink + sink;
-  const std::size_t mid = samples.size() / 2;
-  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid), samples.end());
-  double median = samples[mid];
-  if (samples.size() % 2 == 0) {
-    median = (median + *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid))) / 2;
+  for (std::size_t k = 0; k < n; ++k) {
+    rows[k].queries = samples[k].size() * static_cast<std::size_t>(batch[k]);
+    rows[k].median_ns = median_of(samples[k]);
+    rows[k].median_separated_ns = median_of(separated[k]);
+    rows[k].median_intersecting_ns = median_of(intersecting[k]);
   }
-  row.median_ns = median;
-  row.queries = samples.size() * static_cast<std::size_t>(batch);
 }
 
 }  // namespace proxima::bench

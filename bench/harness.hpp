@@ -16,6 +16,9 @@ struct Row {
   std::string case_name;
   std::string implementation;
   double median_ns = kNaN;
+  /// Medians over the separated and over the intersecting pairs alone (reference classes).
+  double median_separated_ns = kNaN;
+  double median_intersecting_ns = kNaN;
   /// Timed queries (samples x batch) and the pairs they cover.
   std::size_t queries = 0;
   std::size_t pairs = 0;
@@ -41,10 +44,14 @@ Answers collect_answers(Implementation& impl, Suite suite, const std::vector<std
 void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pairs, const Answers& answers,
            Row& row);
 
-/// Times the query of `suite` on every selected pair, `repeat` passes, each sample a batch of
-/// identical calls long enough (>= kMinBatchNs) to dwarf the clock's own cost. Fills median_ns
-/// (median over all per-query samples) and queries.
-void time_queries(Implementation& impl, Suite suite, const std::vector<std::size_t>& pairs, int repeat, Row& row);
+/// Times the query of `suite` on every selected pair for each implementation, `repeat` passes,
+/// each sample a batch of identical calls long enough (>= kMinBatchNs) to dwarf the clock's own
+/// cost. The passes of the implementations are interleaved (pass r of every implementation before
+/// pass r + 1 of any), so that a change in machine load during the run hits all of them alike and
+/// the ratios stay meaningful. Fills median_ns (median over all per-query samples), the
+/// separated / intersecting medians and queries of rows[k] for impls[k].
+void time_queries(const std::vector<Implementation*>& impls, Suite suite, const CaseSet& set,
+                  const std::vector<std::size_t>& pairs, int repeat, std::vector<Row>& rows);
 
 /// Shortest timed batch: the steady clock costs ~20-30 ns a read, so a batch of 2 us keeps its
 /// share near 1%.

@@ -15,6 +15,7 @@
 #include "reference/reference.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -35,6 +36,7 @@ struct Options {
   std::string json;
   std::string impl_filter;
   std::string label;
+  std::string dump;  // implementation whose answers are printed pair by pair
 };
 
 const char* suite_name(Suite s) {
@@ -100,6 +102,8 @@ Options parse(int argc, char** argv) {
       o.json = value("--json");
     } else if (!value("--impl").empty()) {
       o.impl_filter = value("--impl");
+    } else if (!value("--dump").empty()) {
+      o.dump = value("--dump");
     } else if (!value("--label").empty()) {
       o.label = value("--label");
     } else {
@@ -122,6 +126,13 @@ int default_pairs(const Options& o, const std::string& case_name) {
   if (o.pairs > 0) return o.pairs;
   if (case_name == "N=1024") return o.quick ? 12 : 64;
   return o.quick ? 24 : 256;
+}
+
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
 }
 
 class Output {
@@ -148,10 +159,11 @@ class Output {
                   r.implementation.c_str(), r.median_ns, r.ratio, wrong, r.max_error);
       if (json_) {
         json_ << "{\"suite\":\"" << r.suite << "\",\"case\":\"" << r.case_name << "\",\"implementation\":\""
-              << r.implementation << "\",\"median_ns\":" << r.median_ns << ",\"queries\":" << r.queries
+              << r.implementation << "\",\"median_ns\":" << json_number(r.median_ns) << ",\"median_separated_ns\":" << json_number(r.median_separated_ns)
+              << ",\"median_intersecting_ns\":" << json_number(r.median_intersecting_ns) << ",\"queries\":" << r.queries
               << ",\"pairs\":" << r.pairs << ",\"wrong\":" << r.wrong << ",\"checked\":" << r.checked
-              << ",\"max_error\":" << r.max_error << ",\"ratio_proxima_over_impl\":"
-              << (std::isfinite(r.ratio) ? std::to_string(r.ratio) : std::string("null"))
+              << ",\"max_error\":" << json_number(r.max_error) << ",\"ratio_proxima_over_impl\":"
+              << json_number(r.ratio)
               << ",\"seed\":" << options_.seed << ",\"repeat\":" << options_.repeat;
         if (!options_.label.empty()) json_ << ",\"machine\":\"" << options_.label << "\"";
         json_ << "}\n";
@@ -164,6 +176,22 @@ class Output {
   const Options& options_;
   std::ofstream json_;
 };
+
+/// Prints one implementation's answers beside the references (--dump=IMPL, for investigating).
+void dump(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pairs, const Answers& a,
+          const std::string& name) {
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const Reference& r = set.refs[pairs[k]];
+    std::printf("# dump %s %s %s pair %zu: ref intersect=%d near=%d distance=%.17g depth=%.17g | ", name.c_str(),
+                suite_name(suite), set.name.c_str(), pairs[k], r.intersect ? 1 : 0, r.near_touching ? 1 : 0,
+                r.distance, r.depth);
+    if (suite == Suite::gjk_intersect) std::printf("intersect=%d\n", a.intersect[k] ? 1 : 0);
+    if (suite == Suite::epa) std::printf("intersect=%d depth=%.17g\n", a.depth[k].intersect ? 1 : 0, a.depth[k].depth);
+    if (suite == Suite::gjk_distance || suite == Suite::primitives) {
+      std::printf("intersect=%d distance=%.17g\n", a.distance[k].intersect ? 1 : 0, a.distance[k].distance);
+    }
+  }
+}
 
 /// Runs one suite on one case set: answers (untimed) from every implementation, the smooth
 /// certificate where needed, judging, then timing.
@@ -192,17 +220,15 @@ void run_case(const Options& o, Suite suite, CaseSet& set, std::vector<std::uniq
     }
     certify_smooth_distance(set, by_impl);
   }
-  std::vector<Row> rows;
+  std::vector<Row> rows(active.size());
   for (std::size_t k = 0; k < active.size(); ++k) {
-    Row row;
-    row.suite = suite_name(suite);
-    row.case_name = set.name;
-    row.implementation = active[k]->name();
-    judge(set, suite, pairs, answers[k], row);
-    active[k]->prepare(set);
-    time_queries(*active[k], suite, pairs, o.repeat, row);
-    rows.push_back(row);
+    rows[k].suite = suite_name(suite);
+    rows[k].case_name = set.name;
+    rows[k].implementation = active[k]->name();
+    judge(set, suite, pairs, answers[k], rows[k]);
+    if (o.dump == rows[k].implementation) dump(set, suite, pairs, answers[k], rows[k].implementation);
   }
+  time_queries(active, suite, set, pairs, o.repeat, rows);
   out.add(rows);
 }
 

@@ -17,6 +17,7 @@
 #include <fcl/narrowphase/detail/gjk_solver_indep.h>
 #include <fcl/narrowphase/detail/gjk_solver_libccd.h>
 
+#include <cmath>
 #include <variant>
 
 namespace proxima::bench {
@@ -107,7 +108,9 @@ class Fcl final : public Implementation {
       contacts_.clear();
       DepthAnswer out;
       out.intersect = solver_.shapeIntersect(a, transforms_[2 * i], b, transforms_[2 * i + 1], &contacts_);
-      out.depth = out.intersect && !contacts_.empty() ? contacts_.front().penetration_depth : kNaN;
+      // FCL 0.7's GJKSolver_indep reports convex-convex depths with a negative sign (the libccd
+      // solver does not): the magnitude is what both mean, so take it.
+      out.depth = out.intersect && !contacts_.empty() ? std::abs(contacts_.front().penetration_depth) : kNaN;
       return out;
     });
   }

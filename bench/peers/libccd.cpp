@@ -10,6 +10,9 @@
 
 #include <ccd/ccd.h>
 
+#include <cstdlib>
+#include <limits>
+
 namespace proxima::bench {
 namespace {
 
@@ -30,6 +33,31 @@ void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
   out->v[2] = p.z();
 }
 
+/// The naive support some users write (and, we suspect, the reference figures used):
+/// every vertex mapped to the world frame, then dotted with the world direction. Selected with
+/// the environment variable PROXIMA_BENCH_LIBCCD_WORLD_SCAN=1 (docs/benchmarks.md, "peer figures").
+void ccd_support_world_scan(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
+  const auto* b = static_cast<const CcdBody*>(obj);
+  const Vec3 d(dir->v[0], dir->v[1], dir->v[2]);
+  Vec3 best = Vec3::Zero();
+  if (b->body->kind == ShapeKind::polytope || b->body->kind == ShapeKind::box) {
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (const Vec3& v : b->body->hull.vertices) {
+      const Vec3 w = b->rotation * v + b->translation;
+      const double value = d.dot(w);
+      if (value > best_value) {
+        best_value = value;
+        best = w;
+      }
+    }
+  } else {
+    best = b->rotation * body_support(*b->body, b->rotation.transpose() * d) + b->translation;
+  }
+  out->v[0] = best.x();
+  out->v[1] = best.y();
+  out->v[2] = best.z();
+}
+
 void ccd_center(const void* obj, ccd_vec3_t* out) {
   const auto* b = static_cast<const CcdBody*>(obj);
   out->v[0] = b->translation.x();
@@ -39,15 +67,17 @@ void ccd_center(const void* obj, ccd_vec3_t* out) {
 
 class Libccd final : public Implementation {
  public:
-  explicit Libccd(bool mpr) : mpr_(mpr) {
+  Libccd(bool mpr, bool world_scan) : mpr_(mpr), world_scan_(world_scan) {
     CCD_INIT(&ccd_);
-    ccd_.support1 = ccd_support;
-    ccd_.support2 = ccd_support;
+    ccd_.support1 = world_scan ? ccd_support_world_scan : ccd_support;
+    ccd_.support2 = world_scan ? ccd_support_world_scan : ccd_support;
     ccd_.center1 = ccd_center;
     ccd_.center2 = ccd_center;
     ccd_.max_iterations = kMaxIterations;
   }
-  std::string name() const override { return mpr_ ? "libccd_mpr" : "libccd_gjk"; }
+  std::string name() const override {
+    return std::string(mpr_ ? "libccd_mpr" : "libccd_gjk") + (world_scan_ ? "_worldscan" : "");
+  }
   bool supports(Suite suite, const CaseSet&) const override {
     return suite == Suite::gjk_intersect || suite == Suite::epa;
   }
@@ -80,6 +110,7 @@ class Libccd final : public Implementation {
 
  private:
   bool mpr_;
+  bool world_scan_;
   ccd_t ccd_{};
   std::vector<CcdBody> objects_;
 };
@@ -88,8 +119,10 @@ class Libccd final : public Implementation {
 
 std::vector<std::unique_ptr<Implementation>> make_libccd() {
   std::vector<std::unique_ptr<Implementation>> out;
-  out.push_back(std::make_unique<Libccd>(false));
-  out.push_back(std::make_unique<Libccd>(true));
+  const char* env = std::getenv("PROXIMA_BENCH_LIBCCD_WORLD_SCAN");
+  const bool world_scan = env != nullptr && std::string(env) == "1";
+  out.push_back(std::make_unique<Libccd>(false, world_scan));
+  out.push_back(std::make_unique<Libccd>(true, world_scan));
   return out;
 }
 
