@@ -115,6 +115,7 @@ SuperquadricSupport Superquadric::support_with_diagnostics(const Vec3& d) const 
   Vec3 u = Vec3::Zero();
   double s = hi;
   bool root_needed = smooth.count > 0;
+  bool on_surface = !root_needed;  // closed-form cases hold the surface equation to rounding
   if (linear >= 0) {
     // lambda = c_linear (s = -log c_linear) unless the smooth terms alone already exceed the
     // budget there; then the linear term is 0 and the root lies below that s.
@@ -139,6 +140,7 @@ SuperquadricSupport Superquadric::support_with_diagnostics(const Vec3& d) const 
       const FValue v = evaluate(smooth, s);
       if (std::abs(v.f) <= options_.tolerance) {
         result.converged = true;
+        on_surface = true;  // sum u_i^e_i = exp(F) = 1 to the tolerance
         break;
       }
       (v.f > 0 ? hi : lo) = s;
@@ -159,11 +161,12 @@ SuperquadricSupport Superquadric::support_with_diagnostics(const Vec3& d) const 
     u[axis] = std::exp(std::min(0.0, smooth.p[k] * (s + smooth.l[k]) / e_[axis]));
   }
 
-  // Radial correction: scale u by tau so that sum (tau u_i)^e_i = 1 exactly (to rounding). The
-  // left side is convex increasing in tau with slope >= 1 near tau = 1, so Newton is quick and
-  // well conditioned even where the point itself was not (exponents near 1).
+  // Radial correction, when the root find stopped on a collapsed bracket or the cap rather than on
+  // the tolerance: scale u by tau so that sum (tau u_i)^e_i = 1 to rounding. The left side is
+  // convex increasing in tau with slope >= 1 near tau = 1, so Newton is quick and well
+  // conditioned even where the point itself was not (exponents near 1).
   double tau = 1;
-  for (int it = 0; it < options_.max_iterations; ++it) {
+  for (int it = 0; it < options_.max_iterations && !on_surface; ++it) {
     double g = -1;
     double slope = 0;
     for (int i = 0; i < 3; ++i) {
