@@ -19,6 +19,10 @@ struct Row {
   /// Medians over the separated and over the intersecting pairs alone (reference classes).
   double median_separated_ns = kNaN;
   double median_intersecting_ns = kNaN;
+  /// The lowest per-pass median: the speed when the (shared) machine left us alone for a whole
+  /// pass. Reported beside the median because this machine's load swings the median by up to 5x
+  /// for memory-latency-bound code (docs/benchmarks.md, "noise").
+  double best_pass_ns = kNaN;
   /// Timed queries (samples x batch) and the pairs they cover.
   std::size_t queries = 0;
   std::size_t pairs = 0;
