@@ -19,10 +19,9 @@ struct Row {
   /// Medians over the separated and over the intersecting pairs alone (reference classes).
   double median_separated_ns = kNaN;
   double median_intersecting_ns = kNaN;
-  /// The lowest per-pass median: the speed when the (shared) machine left us alone for a whole
-  /// pass. Reported beside the median because this machine's load swings the median by up to 5x
-  /// for memory-latency-bound code (docs/benchmarks.md, "noise").
-  double best_pass_ns = kNaN;
+  /// Cold regime (see time_queries): median over passes of the mean time per query of a
+  /// round-robin pass over all pairs.
+  double cold_ns = kNaN;
   /// Timed queries (samples x batch) and the pairs they cover.
   std::size_t queries = 0;
   std::size_t pairs = 0;
@@ -48,12 +47,18 @@ Answers collect_answers(Implementation& impl, Suite suite, const std::vector<std
 void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pairs, const Answers& answers,
            Row& row);
 
-/// Times the query of `suite` on every selected pair for each implementation, `repeat` passes,
-/// each sample a batch of identical calls long enough (>= kMinBatchNs) to dwarf the clock's own
-/// cost. The passes of the implementations are interleaved (pass r of every implementation before
-/// pass r + 1 of any), so that a change in machine load during the run hits all of them alike and
-/// the ratios stay meaningful. Fills median_ns (median over all per-query samples), the
-/// separated / intersecting medians and queries of rows[k] for impls[k].
+/// Times the query of `suite` on every selected pair for each implementation, `repeat` passes.
+/// Two regimes per pass and implementation:
+///  - warm (the table's median): for each pair, one untimed call brings that pair's data into the
+///    caches and TLB, then a batch of identical calls (>= kMinBatchNs in all) is timed; the sample
+///    is batch time / batch size. The median over all (pass, pair) samples is the per-query cost
+///    of the algorithm, independent of how many pairs the case set holds.
+///  - cold: one call per pair in turn, the whole pass timed and divided by the pair count; the
+///    median over passes. Each query then starts on data the previous pairs pushed out, as in an
+///    engine's narrow phase over many bodies: hill-climbing supports (random access) pay more
+///    here than linear scans (docs/benchmarks.md, "warm and cold").
+/// The passes of the implementations are interleaved (pass r of every implementation before pass
+/// r + 1 of any), so a change in machine load hits all of them alike.
 void time_queries(const std::vector<Implementation*>& impls, Suite suite, const CaseSet& set,
                   const std::vector<std::size_t>& pairs, int repeat, std::vector<Row>& rows);
 
