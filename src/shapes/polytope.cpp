@@ -6,6 +6,7 @@
 #include <libqhull_r/qhull_ra.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -175,12 +176,22 @@ bool qhull_hull(std::span<const Vec3> points, const std::vector<int>& ids, const
   return true;
 }
 
-RawHull build_hull(std::span<const Vec3> points) {
-  validate(points);
-  const std::vector<int> ids = distinct_points(points);
+RawHull build_hull(std::span<const Vec3> input) {
+  validate(input);
+  const std::vector<int> ids = distinct_points(input);
   if (ids.size() == 1) {
-    throw InvalidInput("vertices", "all " + std::to_string(points.size()) + " points are identical");
+    throw InvalidInput("vertices", "all " + std::to_string(input.size()) + " points are identical");
   }
+  // Work on a copy scaled by a power of two (exact) so that the largest coordinate is about 1:
+  // the norms and cross products below then neither overflow for coordinates near 1e300 nor
+  // underflow near 1e-300. Only indices leave this function, so the scaling is invisible.
+  double largest = 0;
+  for (const Vec3& p : input) largest = std::max(largest, p.cwiseAbs().maxCoeff());
+  const double scale = largest > 0 ? std::ldexp(1.0, -std::ilogb(largest)) : 1.0;
+  std::vector<Vec3> scaled;
+  scaled.reserve(input.size());
+  for (const Vec3& p : input) scaled.push_back(p * scale);
+  const std::span<const Vec3> points(scaled);
   const auto at = [&](int i) -> const Vec3& { return points[static_cast<std::size_t>(i)]; };
   const auto farthest = [&](auto&& distance) {
     int best = ids.front();

@@ -276,7 +276,7 @@ TEST(Polytope, VerticesAreCgalsExactExtremePoints) {
 #endif
 
 TEST(Polytope, ScalesAndFarFromOrigin) {
-  for (const double scale : {1e-3, 1.0, 1e5}) {
+  for (const double scale : {1e-200, 1e-3, 1.0, 1e5, 1e200}) {  // 1e+-200: squares over- or underflow
     for (const double offset : {0.0, 1e4}) {
       std::vector<Vec3> points = points_on_ellipsoid(300, 14);
       for (Vec3& p : points) p = scale * p + Vec3::Constant(offset * scale);
