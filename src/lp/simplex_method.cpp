@@ -479,8 +479,43 @@ SimplexResult solve(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref
   if (!all_finite(a)) throw InvalidInput("A", "holds a NaN or infinite entry");
   if (!b.allFinite()) throw InvalidInput("b", "holds a NaN or infinite entry");
   if (!c.allFinite()) throw InvalidInput("c", "holds a NaN or infinite entry");
-  SimplexSolver solver(a, b, c, workspace, options);
-  return solver.run();
+  // Equilibrate by powers of two (exact): each row, then each column, gets largest entry in
+  // [1, 2). The solver's tolerances then mean the same on any data scale. x = S x~, y = R y~.
+  const int m = static_cast<int>(a.rows());
+  const int n = static_cast<int>(a.cols());
+  workspace.reserve(m, n);
+  auto& ws = workspace;
+  if (ws.scaled_a_.rows() < m || ws.scaled_a_.cols() < n) {
+    ws.scaled_a_.resize(std::max<Eigen::Index>(m, ws.scaled_a_.rows()), std::max<Eigen::Index>(n, ws.scaled_a_.cols()));
+  }
+  if (ws.col_scale_.size() < n) {
+    ws.col_scale_.resize(n);
+    ws.scaled_c_.resize(n);
+  }
+  if (ws.row_scale_.size() < m) {
+    ws.row_scale_.resize(m);
+    ws.scaled_b_.resize(m);
+  }
+  const auto power_of_two_inverse = [](double largest) { return largest > 0 ? std::ldexp(1.0, -std::ilogb(largest)) : 1.0; };
+  auto sa = ws.scaled_a_.topLeftCorner(m, n);
+  auto rs = ws.row_scale_.head(m);
+  auto cs = ws.col_scale_.head(n);
+  for (int i = 0; i < m; ++i) rs[i] = power_of_two_inverse(n > 0 ? a.row(i).cwiseAbs().maxCoeff() : 0.0);
+  sa = rs.asDiagonal() * a;
+  for (int j = 0; j < n; ++j) cs[j] = power_of_two_inverse(m > 0 ? sa.col(j).cwiseAbs().maxCoeff() : 0.0);
+  sa = sa * cs.asDiagonal();
+  auto sb = ws.scaled_b_.head(m);
+  sb = rs.cwiseProduct(b);
+  auto sc = ws.scaled_c_.head(c.size());
+  if (c.size() > 0) sc = cs.cwiseProduct(c);
+  const Eigen::Ref<const Eigen::MatrixXd> sa_ref(sa);
+  const Eigen::Ref<const Eigen::VectorXd> sb_ref(sb);
+  const Eigen::Ref<const Eigen::VectorXd> sc_ref(sc);
+  SimplexSolver solver(sa_ref, sb_ref, sc_ref, workspace, options);
+  const SimplexResult result = solver.run();
+  ws.x_.head(n).array() *= cs.array();
+  ws.y_.head(m).array() *= rs.array();
+  return result;
 }
 
 }  // namespace proxima::lp

@@ -99,15 +99,15 @@ double exact_distance_linf(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 }
 
 double exact_seed_residual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  // min e^T (b - A x) = 2 - e^T A x subject to A x <= b.
-  Program lp(CGAL::SMALLER, true, 0, false, 0);
+  // e^T (b - A x) = e^T s with exact slacks s = b - A x >= 0 (costs 1: no rounded coefficients).
+  Program lp(CGAL::EQUAL, true, 0, false, 0);
   add_mixture(lp, a, b);
-  const int n = static_cast<int>(a.rows());
-  const int na = static_cast<int>(a.cols());
-  for (int j = 0; j < na; ++j) lp.set_c(j, -(a.col(j).sum() + 1));
-  for (int j = 0; j < b.cols(); ++j) lp.set_c(na + j, -(-b.col(j).sum() + 1));
-  lp.set_c0(2);
-  (void)n;
+  const int rows = static_cast<int>(a.rows()) + 2;
+  const int base = static_cast<int>(a.cols() + b.cols());
+  for (int i = 0; i < rows; ++i) {
+    lp.set_a(base + i, i, 1);
+    lp.set_c(base + i, 1);
+  }
   return value(CGAL::solve_linear_program(lp, CGAL::Gmpzf()));
 }
 

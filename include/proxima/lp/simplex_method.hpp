@@ -94,8 +94,10 @@ class SimplexWorkspace;
 ///    y^T b = c^T x (strong duality);
 ///  - infeasible: a Farkas ray, y^T A_j <= tol for every column j and y^T b = objective > 0, which
 ///    proves that no x >= 0 solves A x = b.
-/// Tolerances: primal ones are scaled by max(1, |b|_inf), dual ones by max(1, |c|_inf); callers
-/// should hand in data of unit scale (the geometric queries do).
+/// Scaling: rows, then columns, of A are equilibrated by powers of two (exact) before solving,
+/// so that every row and column has its largest entry in [1, 2); x and y are scaled back.
+/// Tolerances apply to the equilibrated problem: primal ones scaled by max(1, |b|_inf), dual
+/// ones by max(1, |c|_inf).
 /// Cost: O(m^2 + m N) per pivot (Bland's rule usually stops pricing early), O(m^3) per
 /// refactorisation; no allocation once the workspace holds capacity for (m, N).
 /// Throws InvalidInput when sizes disagree (field "b" or "c") or A, b, c hold NaN/Inf.
@@ -127,6 +129,8 @@ class SimplexWorkspace {
 
  private:
   friend class SimplexSolver;
+  friend SimplexResult solve(const Eigen::Ref<const Eigen::MatrixXd>&, const Eigen::Ref<const Eigen::VectorXd>&,
+                             const Eigen::Ref<const Eigen::VectorXd>&, SimplexWorkspace&, const SimplexOptions&);
 
   int rows_ = 0;  // m of the last solve
   int cols_ = 0;  // N of the last solve
@@ -141,6 +145,11 @@ class SimplexWorkspace {
   Eigen::VectorXd sign_;     // artificial column i is sign_i e_i (m)
   Eigen::VectorXd extra_;    // warm-start repair column -B 1 (m)
   Eigen::VectorXd x_;        // primal solution (N)
+  Eigen::MatrixXd scaled_a_;   // capacity >= m x N: R A S, equilibrated by powers of two
+  Eigen::VectorXd scaled_b_;   // R b
+  Eigen::VectorXd scaled_c_;   // S c
+  Eigen::VectorXd row_scale_;  // R (m)
+  Eigen::VectorXd col_scale_;  // S (N)
   std::vector<int> basis_;   // basic column per row (m)
   std::vector<char> is_basic_;  // per column, structural + artificial + repair (N + m + 1)
 };
