@@ -89,6 +89,18 @@ double median_of(std::vector<double>& v) {
   return median;
 }
 
+/// Median cost of one steady_clock read pair, subtracted from single-call samples.
+double clock_overhead_ns() {
+  constexpr int kReads = 1001;
+  std::vector<double> d;
+  d.reserve(kReads);
+  for (int i = 0; i < kReads; ++i) {
+    const double a = now_ns();
+    d.push_back(now_ns() - a);
+  }
+  return median_of(d);
+}
+
 }  // namespace
 
 void time_queries(const std::vector<Implementation*>& impls, Suite suite, const CaseSet& set,
@@ -101,6 +113,7 @@ void time_queries(const std::vector<Implementation*>& impls, Suite suite, const 
   std::vector<std::vector<double>> cold(n);
   double sink = 0;
   if (pairs.empty()) return;
+  const double clock_cost = clock_overhead_ns();
   for (std::size_t k = 0; k < n; ++k) {
     rows[k].pairs = pairs.size();
     // Warm-up pass, which also sizes the batches.
@@ -111,9 +124,11 @@ void time_queries(const std::vector<Implementation*>& impls, Suite suite, const 
   }
   for (int r = 0; r < repeat; ++r) {
     for (std::size_t k = 0; k < n; ++k) {
-      const double pass_start = now_ns();
-      for (std::size_t i : pairs) sink += run_one(*impls[k], suite, i);
-      cold[k].push_back((now_ns() - pass_start) / static_cast<double>(pairs.size()));
+      for (std::size_t i : pairs) {
+        const double start = now_ns();
+        sink += run_one(*impls[k], suite, i);
+        cold[k].push_back(now_ns() - start - clock_cost);
+      }
       for (std::size_t i : pairs) {
         sink += run_one(*impls[k], suite, i);  // untimed: this pair's data into the caches
         const double start = now_ns();
@@ -127,7 +142,7 @@ void time_queries(const std::vector<Implementation*>& impls, Suite suite, const 
   }
   g_sink = g_sink + sink;
   for (std::size_t k = 0; k < n; ++k) {
-    rows[k].queries = samples[k].size() * static_cast<std::size_t>(batch[k]) + cold[k].size() * pairs.size();
+    rows[k].queries = samples[k].size() * static_cast<std::size_t>(batch[k]) + cold[k].size();
     rows[k].median_ns = median_of(samples[k]);
     rows[k].median_separated_ns = median_of(separated[k]);
     rows[k].median_intersecting_ns = median_of(intersecting[k]);

@@ -19,8 +19,7 @@ struct Row {
   /// Medians over the separated and over the intersecting pairs alone (reference classes).
   double median_separated_ns = kNaN;
   double median_intersecting_ns = kNaN;
-  /// Cold regime (see time_queries): median over passes of the mean time per query of a
-  /// round-robin pass over all pairs.
+  /// Cold regime (see time_queries): median of single calls made round-robin over the pairs.
   double cold_ns = kNaN;
   /// Timed queries (samples x batch) and the pairs they cover.
   std::size_t queries = 0;
@@ -53,10 +52,11 @@ void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pair
 ///    caches and TLB, then a batch of identical calls (>= kMinBatchNs in all) is timed; the sample
 ///    is batch time / batch size. The median over all (pass, pair) samples is the per-query cost
 ///    of the algorithm, independent of how many pairs the case set holds.
-///  - cold: one call per pair in turn, the whole pass timed and divided by the pair count; the
-///    median over passes. Each query then starts on data the previous pairs pushed out, as in an
-///    engine's narrow phase over many bodies: hill-climbing supports (random access) pay more
-///    here than linear scans (docs/benchmarks.md, "warm and cold").
+///  - cold: one call per pair in turn, each call timed alone (minus the clock's own cost); the
+///    median over all calls. Each query then starts on data the previous pairs pushed out, as in
+///    an engine's narrow phase over many bodies: hill-climbing supports (random access) pay more
+///    here than linear scans (docs/benchmarks.md, "warm and cold"). Timing calls one by one,
+///    not whole passes, keeps the scheduler's preemptions out of the median.
 /// The passes of the implementations are interleaved (pass r of every implementation before pass
 /// r + 1 of any), so a change in machine load hits all of them alike.
 void time_queries(const std::vector<Implementation*>& impls, Suite suite, const CaseSet& set,
