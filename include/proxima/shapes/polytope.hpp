@@ -21,6 +21,7 @@
 #include <proxima/core/error.hpp>
 #include <proxima/core/tolerance.hpp>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <memory>
@@ -135,17 +136,26 @@ inline int Polytope::scan(const Vec3& d) const {
   const double* x = data_->x.data();
   const double* y = data_->y.data();
   const double* z = data_->z.data();
-  // Two plain passes: a max-reduction (vectorisable) and the first index reaching it. Both
-  // evaluate the same expression, so the comparison is exact.
-  double best = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = d.x() * x[i] + d.y() * y[i] + d.z() * z[i];
-    best = v > best ? v : best;
+  // Blocks of kScanBlock: the dot products go to a stack buffer in a branch-free loop (which the
+  // compiler vectorises), then a scalar pass picks the first maximum. Strict '>' keeps the first
+  // index among ties, and a NaN direction yields vertex 0.
+  constexpr std::size_t kScanBlock = 64;
+  double dots[kScanBlock];
+  std::size_t best = 0;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (std::size_t begin = 0; begin < n; begin += kScanBlock) {
+    const std::size_t count = std::min(kScanBlock, n - begin);
+    for (std::size_t i = 0; i < count; ++i) {
+      dots[i] = d.x() * x[begin + i] + d.y() * y[begin + i] + d.z() * z[begin + i];
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (dots[i] > best_value) {
+        best_value = dots[i];
+        best = begin + i;
+      }
+    }
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (d.x() * x[i] + d.y() * y[i] + d.z() * z[i] == best) return static_cast<int>(i);
-  }
-  return 0;  // only reached when d has a NaN: any vertex is as good as another
+  return static_cast<int>(best);
 }
 
 inline int Polytope::climb(const Vec3& d, int start) const {
