@@ -137,13 +137,17 @@ TEST(Polytope, FlatSetsUseThePolygonHull) {
     expect_support_is_exact(poly, points, 8, 2000, "flat square, noise " + std::to_string(noise));
     expect_faces_are_a_hull(poly, "flat square");
   }
-  // Thin but solid (thickness 1e-8 of the extent, above kPolytopeFlatnessTolerance): qhull's 3-D hull.
-  std::vector<Vec3> slab;
-  for (int i = 0; i < 2000; ++i) slab.push_back(uni(rng) * e1 + uni(rng) * e2 + 1e-8 * uni(rng) * e1.cross(e2));
-  const Polytope thin(slab);
-  EXPECT_EQ(thin.dimension(), 3);
-  expect_support_is_exact(thin, slab, 18, 2000, "thin slab");
-  expect_faces_are_a_hull(thin, "thin slab");
+  // Thin but solid (thickness above kPolytopeFlatnessTolerance times the extent, down to just
+  // above it): qhull's 3-D hull, slivers and all.
+  for (const double thickness : {1e-8, 1e-9, 4e-10}) {
+    std::vector<Vec3> slab;
+    for (int i = 0; i < 2000; ++i) slab.push_back(uni(rng) * e1 + uni(rng) * e2 + thickness * uni(rng) * e1.cross(e2));
+    const Polytope thin(slab);
+    const std::string label = "thin slab " + std::to_string(thickness);
+    EXPECT_EQ(thin.dimension(), 3) << label;
+    expect_support_is_exact(thin, slab, 18, 2000, label);
+    expect_faces_are_a_hull(thin, label);
+  }
   // A 4096-gon: every point a hull vertex, so the climb walks a long cycle.
   std::vector<Vec3> polygon;
   for (int i = 0; i < 4096; ++i) {
