@@ -216,6 +216,12 @@ inline constexpr double kCcdParallelTolerance = 1e-9;
 /// ccd: collisions with properness below this are discarded (seed 004 section 9 uses -0.1 for
 /// driving games). Unitless, in [-1, 1]: -1 keeps everything, 0 keeps only proper collisions.
 inline constexpr double kCcdPropernessThreshold = -0.1;
+/// Exact ccd culling: the step is cut into time slabs short enough that B's bounding sphere
+/// sweeps at most this fraction of its radius in one (unitless). Smaller gives tighter swept
+/// spheres but more slabs to test; larger lets more feature pairs through to root finding.
+inline constexpr double kCcdSlabSweepFraction = 0.5;
+/// Exact ccd culling: cap on the number of time slabs (the cost of the sphere tests grows with it).
+inline constexpr int kCcdMaxTimeSlabs = 32;
 
 
 // ----------------------------------------------------------------------------------------------

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+// Exact mode of the screw collision query: see include/proxima/ccd/screw_collisions.hpp.
+#include <proxima/ccd/screw_collisions.hpp>
+
+#include <proxima/core/error.hpp>
+
+#include "ccd/roots.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace proxima::ccd {
+
+std::string_view to_string(CollisionType type) noexcept {
+  switch (type) {
+    case CollisionType::vf: return "VF";
+    case CollisionType::fv: return "FV";
+    case CollisionType::ee: return "EE";
+  }
+  return "?";
+}
+
+namespace {
+
+using mesh::Mesh;
+
+// A bounding sphere of a feature (vertex, edge or face) in A's frame at s = 0.
+struct FeatureSphere {
+  Vec3 center;
+  double radius;
+};
+
+// Geometry of one body in A's local frame at s = 0 (A: fixed; B: carried by the screw).
+struct Body {
+  const Mesh* mesh = nullptr;
+  std::vector<Vec3> v;          // vertices
+  std::vector<Vec3> n;          // face normals
+  std::vector<double> d;        // face offsets (n . x = d)
+  std::vector<FeatureSphere> vs, es, fs;  // vertex / edge / face spheres
+  FeatureSphere whole;
+};
+
+Body make_body(const Mesh& m, const Pose& to_a) {
+  Body b;
+  b.mesh = &m;
+  for (const Vec3& p : m.vertices()) b.v.push_back(to_a.apply(p));
+  for (int f = 0; f < m.num_faces(); ++f) {
+    const Vec3 nf = to_a.rotate(m.face_normal(f));
+    b.n.push_back(nf);
+    Vec3 c = Vec3::Zero();
+    for (int id : m.face(f)) c += b.v[id];
+    c /= static_cast<double>(m.face(f).size());
+    double r = 0;
+    for (int id : m.face(f)) r = std::max(r, (b.v[id] - c).norm());
+    b.fs.push_back({c, r});
+    b.d.push_back(nf.dot(c));
+  }
+  for (const Vec3& p : b.v) b.vs.push_back({p, 0});
+  for (const mesh::Edge& e : m.edges()) {
+    b.es.push_back({(b.v[e.v0] + b.v[e.v1]) / 2, (b.v[e.v1] - b.v[e.v0]).norm() / 2});
+  }
+  b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
+  return b;
+}
+
+// 2-D coordinates in the plane of normal n, dropping its dominant axis.
+Eigen::Vector2d drop_axis(const Vec3& p, int axis) { return {p[(axis + 1) % 3], p[(axis + 2) % 3]}; }
+
+double segment_distance_2d(const Eigen::Vector2d& p, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  const Eigen::Vector2d ab = b - a;
+  const double len2 = ab.squaredNorm();
+  const double t = len2 > 0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
+  return (a + t * ab - p).norm();
+}
+
+// Is q (on or near the plane of face f) inside the face polygon, or within tol of its boundary?
+// Crossing-number test in the projection that drops the normal's dominant axis (works for
+// non-convex faces); the boundary distance is measured in that projection, scaled back by the
+// normal's dominant component so it is not larger than the true 3-D distance.
+bool inside_face(const Body& body, int f, const Vec3& q, double tol) {
+  auto ids = body.mesh->face(f);
+  int axis = 0;
+  body.n[f].cwiseAbs().maxCoeff(&axis);
+  const Eigen::Vector2d p = drop_axis(q, axis);
+  bool inside = false;
+  double boundary = std::numeric_limits<double>::infinity();
+  const std::size_t k = ids.size();
+  for (std::size_t i = 0, j = k - 1; i < k; j = i++) {
+    const Eigen::Vector2d a = drop_axis(body.v[ids[i]], axis), b = drop_axis(body.v[ids[j]], axis);
+    if ((a.y() > p.y()) != (b.y() > p.y()) && p.x() < (b.x() - a.x()) * (p.y() - a.y()) / (b.y() - a.y()) + a.x()) {
+      inside = !inside;
+    }
+    boundary = std::min(boundary, segment_distance_2d(p, a, b));
+  }
+  return inside || boundary <= tol * std::abs(body.n[f][axis]);
+}
+
+bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, double pad) {
+  const double r = a.radius + b_radius + pad;
+  return (a.center - b_center).squaredNorm() <= r * r;
+}
+
+class Solver {
+ public:
+  Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
+    limits_ = {opt.time_tolerance, opt.max_root_iterations, opt.max_intervals, 0};
+  }
+
+  // VF: vertex va of A against face fb of B, over (s0, s1].
+  void vertex_face(int va, int fb, double s0, double s1) {
+    const Vec3& p = a_.v[va];
+    const Vec3& nf = b_.n[fb];
+    const double df = b_.d[fb];
+    const double r = inverse_.axis_distance(p);
+    const double l1 = inverse_.speed(r), l2 = screw_.angle * screw_.angle * r;
+    auto f = [&](double s) { return nf.dot(inverse_.apply(p, s)) - df; };
+    auto dfun = [&](double s) { return nf.dot(inverse_.velocity(p, s)); };
+    auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
+    detail::RootLimits lim = limits_;
+    lim.slack = slack_factor() * (p.norm() + std::abs(df) + scale_);
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int dir) {
+      if (dir > 0) return;  // leaving B
+      if (!inside_face(b_, fb, inverse_.apply(p, s), opt_.feature_tolerance * scale_)) return;
+      Collision c;
+      c.type = CollisionType::vf;
+      c.vertex = va;
+      c.face = fb;
+      c.time = s;
+      c.point = p;
+      const Vec3 nb = screw_.rotate(nf, s);
+      c.normal = -nb;
+      c.properness = vertex_properness(a_, va, [](const Vec3& e) { return e; }, nb);
+      push(c);
+    });
+  }
+
+  // FV: face fa of A against vertex vb of B.
+  void face_vertex(int fa, int vb, double s0, double s1) {
+    const Vec3& x = b_.v[vb];
+    const Vec3& nf = a_.n[fa];
+    const double df = a_.d[fa];
+    const double r = screw_.axis_distance(x);
+    const double l1 = screw_.speed(r), l2 = screw_.angle * screw_.angle * r;
+    auto f = [&](double s) { return nf.dot(screw_.apply(x, s)) - df; };
+    auto dfun = [&](double s) { return nf.dot(screw_.velocity(x, s)); };
+    auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
+    detail::RootLimits lim = limits_;
+    lim.slack = slack_factor() * (x.norm() + std::abs(df) + scale_);
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int dir) {
+      if (dir > 0) return;  // leaving A
+      const Vec3 q = screw_.apply(x, s);
+      if (!inside_face(a_, fa, q, opt_.feature_tolerance * scale_)) return;
+      Collision c;
+      c.type = CollisionType::fv;
+      c.vertex = vb;
+      c.face = fa;
+      c.time = s;
+      c.point = q;
+      c.normal = nf;
+      c.properness = vertex_properness(b_, vb, [&](const Vec3& e) { return screw_.rotate(e, s); }, nf);
+      push(c);
+    });
+  }
+
+  // EE: edge ea of A against edge eb of B.
+  void edge_edge(int ea, int eb, double s0, double s1) {
+    const mesh::Edge& edge_a = a_.mesh->edge(ea);
+    const mesh::Edge& edge_b = b_.mesh->edge(eb);
+    const Vec3& pa = a_.v[edge_a.v0];
+    const Vec3 da = a_.v[edge_a.v1] - pa;
+    const Vec3& qb = b_.v[edge_b.v0];
+    const Vec3 db = b_.v[edge_b.v1] - qb;
+    const double theta = screw_.angle;
+    const double la = da.norm(), lb = db.norm();
+    const double lb_perp = theta == 0 ? 0 : screw_.axis.cross(db).norm();
+    const double r0 = screw_.axis_distance(qb);
+    const double speed = screw_.speed(r0);
+    // Edges that stay parallel all step (pure translation, or both along the screw axis) never
+    // cross; their triple product is identically zero.
+    if ((theta == 0 || lb_perp <= opt_.parallel_tolerance * lb) && da.cross(db).norm() <= opt_.parallel_tolerance * la * lb) {
+      return;
+    }
+    auto f = [&](double s) { return (screw_.apply(qb, s) - pa).dot(da.cross(screw_.rotate(db, s))); };
+    auto dfun = [&](double s) {
+      const Vec3 e = screw_.rotate(db, s);
+      const Vec3 de = theta * screw_.axis.cross(e);
+      return screw_.velocity(qb, s).dot(da.cross(e)) + (screw_.apply(qb, s) - pa).dot(da.cross(de));
+    };
+    auto bounds = [&](double lo, double hi, double& b1, double& b2) {
+      const double h = (hi - lo) / 2;
+      const double reach = (screw_.apply(qb, (lo + hi) / 2) - pa).norm() + speed * h;
+      b1 = la * (speed * lb + reach * theta * lb_perp);
+      b2 = la * (theta * theta * r0 * lb + 2 * speed * theta * lb_perp + reach * theta * theta * lb_perp);
+    };
+    detail::RootLimits lim = limits_;
+    lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int) {
+      const Vec3 q = screw_.apply(qb, s);
+      const Vec3 e = screw_.rotate(db, s);
+      const Vec3 cr = da.cross(e);
+      const double cr_norm = cr.norm();
+      if (!(cr_norm > opt_.parallel_tolerance * la * lb)) return;
+      // Closest points of the two lines pa + alpha da and q + beta e.
+      const Vec3 w = q - pa;
+      const double alpha = w.cross(e).dot(cr) / (cr_norm * cr_norm);
+      const double beta = w.cross(da).dot(cr) / (cr_norm * cr_norm);
+      const double tol = opt_.feature_tolerance * scale_;
+      if (alpha * la < -tol || (alpha - 1) * la > tol || beta * lb < -tol || (beta - 1) * lb > tol) return;
+      const Vec3 point = pa + std::clamp(alpha, 0.0, 1.0) * da;
+      Vec3 n = cr / cr_norm;
+      // Orient n from A to B: B's point was on the +n side and moves against n.
+      if (screw_.velocity(qb, s).dot(n) + beta * (theta * screw_.axis.cross(e)).dot(n) > 0) n = -n;
+      Collision c;
+      c.type = CollisionType::ee;
+      c.edge_a = ea;
+      c.edge_b = eb;
+      c.time = s;
+      c.point = point;
+      c.normal = n;
+      c.properness = edge_properness(edge_a, edge_b, da / la, e / lb, n, s);
+      push(c);
+    });
+  }
+
+  std::vector<Collision>& collisions() { return found_; }
+  const detail::RootStats& stats() const { return stats_; }
+
+ private:
+  // Relative evaluation error allowed in f before a root may be excluded: a few hundred ulps of the
+  // terms' magnitude.
+  static double slack_factor() { return 256 * std::numeric_limits<double>::epsilon(); }
+
+  template <class Rotate>
+  double vertex_properness(const Body& body, int v, const Rotate& rotate, const Vec3& face_normal) const {
+    double worst = std::numeric_limits<double>::infinity();
+    for (int e : body.mesh->vertex_edges(v)) {
+      const mesh::Edge& ed = body.mesh->edge(e);
+      const int other = ed.v0 == v ? ed.v1 : ed.v0;
+      worst = std::min(worst, rotate((body.v[other] - body.v[v]).normalized()).dot(face_normal));
+    }
+    return worst;
+  }
+
+  // Seed 004 formula (7): min{(n x eA).nA1, -(n x eA).nA2, -(n x eB).nB1, (n x eB).nB2}, with
+  // 1 the face left of the edge (seen from outside, walking v0 -> v1) and 2 the right one.
+  double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const Vec3& ua, const Vec3& ub, const Vec3& n,
+                         double s) const {
+    double worst = std::numeric_limits<double>::infinity();
+    const Vec3 na = n.cross(ua), nb = n.cross(ub);
+    worst = std::min(worst, na.dot(a_.n[ea.face_left]));
+    if (ea.face_right >= 0) worst = std::min(worst, -na.dot(a_.n[ea.face_right]));
+    worst = std::min(worst, -nb.dot(screw_.rotate(b_.n[eb.face_left], s)));
+    if (eb.face_right >= 0) worst = std::min(worst, nb.dot(screw_.rotate(b_.n[eb.face_right], s)));
+    return worst;
+  }
+
+  void push(const Collision& c) {
+    if (c.properness >= opt_.properness_threshold) found_.push_back(c);
+  }
+
+  const Body& a_;
+  const Body& b_;
+  const Screw screw_;
+  const Screw inverse_;
+  const ScrewOptions& opt_;
+  const double scale_;
+  detail::RootLimits limits_{};
+  detail::RootStats stats_;
+  std::vector<Collision> found_;
+};
+
+void validate(const ScrewOptions& o) {
+  if (o.method == ScrewMethod::raster) {
+    throw InvalidInput("method", "the raster (collision screen) method is not implemented; use exact");
+  }
+  require_finite("properness_threshold", o.properness_threshold);
+  require_positive("time_tolerance", o.time_tolerance);
+  require_non_negative("feature_tolerance", o.feature_tolerance);
+  require_non_negative("parallel_tolerance", o.parallel_tolerance);
+  require_positive("slab_sweep_fraction", o.slab_sweep_fraction);
+  if (o.max_root_iterations < 1) throw InvalidInput("max_root_iterations", "must be >= 1");
+  if (o.max_intervals < 1) throw InvalidInput("max_intervals", "must be >= 1");
+  if (o.max_time_slabs < 1) throw InvalidInput("max_time_slabs", "must be >= 1");
+}
+
+}  // namespace
+
+ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
+                             const Pose& b_end, const ScrewOptions& options) {
+  validate(options);
+  ScrewResult result;
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  const Screw a_motion = decompose(a_end * a_start.inverse());
+  result.screw = screw;
+  if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
+
+  const Body body_a = make_body(a, Pose());
+  const Body body_b = make_body(b, a_start.inverse() * b_start);
+  const double scale = body_a.whole.radius + body_b.whole.radius;
+  const double pad = options.feature_tolerance * scale;
+
+  // Time slabs: B's sphere sweeps at most slab_sweep_fraction of its radius within one.
+  const double max_speed = screw.speed(screw.axis_distance(body_b.whole.center) + body_b.whole.radius);
+  const double wanted = std::ceil(max_speed / (options.slab_sweep_fraction * body_b.whole.radius));
+  const int slabs = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(options.max_time_slabs)));
+
+  Solver solver(body_a, body_b, screw, options, scale);
+  std::vector<Vec3> centers;
+  std::vector<double> radii;
+  // Moves B's feature spheres to the middle of slab [s0, s1] and grows them by the distance any of
+  // their points can travel in half a slab.
+  auto sweep = [&](const std::vector<FeatureSphere>& spheres, double s0, double s1) {
+    centers.resize(spheres.size());
+    radii.resize(spheres.size());
+    const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      centers[i] = screw.apply(spheres[i].center, mid);
+      radii[i] = spheres[i].radius + screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius) * half;
+    }
+  };
+  for (int k = 0; k < slabs; ++k) {
+    const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
+    // Bounding-sphere early out for the whole bodies.
+    {
+      const double half = (s1 - s0) / 2;
+      const Vec3 c = screw.apply(body_b.whole.center, (s0 + s1) / 2);
+      const double r = body_b.whole.radius + max_speed * half;
+      if (!overlap(body_a.whole, c, r, pad)) continue;
+    }
+    const auto& av = body_a.vs;
+    const auto& ae = body_a.es;
+    const auto& af = body_a.fs;
+    sweep(body_b.fs, s0, s1);
+    for (int fb = 0; fb < b.num_faces(); ++fb) {
+      if (!overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
+      for (int va = 0; va < a.num_vertices(); ++va) {
+        if (!overlap(av[va], centers[fb], radii[fb], pad)) continue;
+        ++result.candidate_pairs;
+        solver.vertex_face(va, fb, s0, s1);
+      }
+    }
+    sweep(body_b.vs, s0, s1);
+    for (int vb = 0; vb < b.num_vertices(); ++vb) {
+      if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
+      for (int fa = 0; fa < a.num_faces(); ++fa) {
+        if (!overlap(af[fa], centers[vb], radii[vb], pad)) continue;
+        ++result.candidate_pairs;
+        solver.face_vertex(fa, vb, s0, s1);
+      }
+    }
+    sweep(body_b.es, s0, s1);
+    for (int eb = 0; eb < b.num_edges(); ++eb) {
+      if (!overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
+      for (int ea = 0; ea < a.num_edges(); ++ea) {
+        if (!overlap(ae[ea], centers[eb], radii[eb], pad)) continue;
+        ++result.candidate_pairs;
+        solver.edge_edge(ea, eb, s0, s1);
+      }
+    }
+    if (options.first_contact_only && !solver.collisions().empty()) break;
+  }
+
+  std::vector<Collision>& found = solver.collisions();
+  std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
+  if (options.first_contact_only && !found.empty()) {
+    const double first = found.front().time;
+    std::size_t keep = 0;
+    while (keep < found.size() && found[keep].time <= first + options.time_tolerance) ++keep;
+    found.resize(keep);
+  }
+  // To the world frame: A is placed at time s by its own screw from a_start to a_end.
+  for (Collision& c : found) {
+    const Pose pose_a = a_motion.pose(c.time) * a_start;
+    c.point = pose_a.apply(c.point);
+    c.normal = pose_a.rotate(c.normal);
+  }
+  result.collisions = std::move(found);
+  result.iterations = solver.stats().intervals + solver.stats().bisections;
+  if (solver.stats().capped) {
+    result.status = Status::iteration_limit;
+    result.detail = Detail::no_progress;
+  }
+  if (!result.collisions.empty()) {
+    result.contact = true;
+    result.toi = result.collisions.front().time;
+    result.point = result.collisions.front().point;
+    result.normal = result.collisions.front().normal;
+  }
+  return result;
+}
+
+}  // namespace proxima::ccd
