@@ -14,7 +14,8 @@
 // set; for such sets the support is exact to about twice that tolerance times the extent.
 //
 // Copying a Polytope is cheap (one shared_ptr to the immutable hull data), so AnyConvex and the
-// decorators hold it by value.
+// decorators hold it by value. All const member functions may be called from several threads at
+// once (the hint is the caller's state, not the polytope's).
 #pragma once
 
 #include <proxima/core/bounds.hpp>
