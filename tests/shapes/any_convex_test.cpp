@@ -92,6 +92,94 @@ TEST(AnyConvex, CompoundsMatchBruteForce) {
   EXPECT_EQ(hull.margin(), 0);
 }
 
+/// A random runtime tree (affine images, Minkowski sums and hulls over polyhedral leaves) with the
+/// finite point set whose hull it is: the brute-force oracle of its support.
+struct Tree {
+  AnyConvex shape;
+  std::vector<Vec3> points;
+};
+
+Tree random_tree(std::mt19937_64& rng, int depth) {
+  std::uniform_int_distribution<int> pick(0, depth > 0 ? 7 : 3);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  const auto random_vec = [&] { return Vec3(uni(rng), uni(rng), uni(rng)); };
+  switch (pick(rng)) {
+    case 0: {
+      const Vec3 h = random_vec().cwiseAbs() + Vec3::Constant(0.1);
+      std::vector<Vec3> corners;
+      for (int k = 0; k < 8; ++k) corners.push_back(h.cwiseProduct(Vec3(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1)));
+      return {Box(h), corners};
+    }
+    case 1: {
+      std::vector<Vec3> points;
+      for (int i = 0; i < 12; ++i) points.push_back(random_vec());
+      return {Polytope(points), points};
+    }
+    case 2: {
+      const Vec3 a = random_vec(), b = random_vec();
+      return {Segment(a, b), {a, b}};
+    }
+    case 3: {
+      const Vec3 a = random_vec(), b = random_vec(), c = random_vec();
+      return {Triangle(a, b, c), {a, b, c}};
+    }
+    case 4:
+    case 5: {  // affine image
+      Tree child = random_tree(rng, depth - 1);
+      Mat3 m;
+      for (int i = 0; i < 9; ++i) m(i / 3, i % 3) = uni(rng);
+      m += Mat3::Identity() * 1.5;  // keeps it comfortably invertible
+      const Vec3 c = random_vec();
+      std::vector<Vec3> mapped;
+      for (const Vec3& p : child.points) mapped.push_back(m * p + c);
+      return {AnyConvex::affine(child.shape, m, c), mapped};
+    }
+    case 6: {  // Minkowski sum
+      Tree a = random_tree(rng, depth - 1);
+      Tree b = random_tree(rng, depth - 1);
+      std::vector<Vec3> sums;
+      for (const Vec3& p : a.points)
+        for (const Vec3& q : b.points) sums.push_back(p + q);
+      return {AnyConvex::minkowski(a.shape, b.shape), sums};
+    }
+    default: {  // hull of 2-3 members
+      std::vector<AnyConvex> members;
+      std::vector<Vec3> all;
+      const int count = 2 + int(rng() % 2);
+      for (int k = 0; k < count; ++k) {
+        Tree t = random_tree(rng, depth - 1);
+        members.push_back(t.shape);
+        all.insert(all.end(), t.points.begin(), t.points.end());
+      }
+      return {AnyConvex::hull(members), all};
+    }
+  }
+}
+
+TEST(AnyConvex, RandomCompoundTreesMatchBruteForce) {
+  std::mt19937_64 rng(65);
+  std::set<std::string_view> roots;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Tree tree = random_tree(rng, 3);
+    roots.insert(tree.shape.kind());
+    double size = 0;
+    for (const Vec3& p : tree.points) size = std::max(size, p.norm());
+    for (const Vec3& d : test::directions(66 + std::uint64_t(trial), 40)) {
+      double best = -INFINITY;
+      for (const Vec3& p : tree.points) best = std::max(best, d.dot(p));
+      ASSERT_NEAR(d.dot(tree.shape.support(d)), best, 1e-12 * size * d.norm())
+          << "seed 65 trial " << trial << " root " << tree.shape.kind();
+    }
+    const Aabb box = tree.shape.local_aabb();
+    const BoundingSphere ball = tree.shape.bounding_sphere();
+    for (const Vec3& p : tree.points) {  // bounds contain the generating points
+      ASSERT_TRUE(((p.array() >= box.min.array() - 1e-12 * size) && (p.array() <= box.max.array() + 1e-12 * size)).all());
+      ASSERT_LE((p - ball.center).norm(), ball.radius * (1 + 1e-12)) << "trial " << trial;
+    }
+  }
+  EXPECT_EQ(roots.size(), 7u) << "every leaf and compound kind must appear at the root";
+}
+
 TEST(AnyConvex, PolytopeHintIsUsedAndUpdated) {
   std::vector<Vec3> points;
   for (const Vec3& u : test::fibonacci_sphere(1000)) points.push_back(u);
