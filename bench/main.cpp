@@ -68,6 +68,9 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 /// machine (docs/benchmarks.md, "noise"); quick mode is a smoke test.
 constexpr int kFullRepeat = 30;
 constexpr int kQuickRepeat = 3;
+/// Largest polytope size whose references are re-derived from the N^2 pairwise differences (all
+/// pairs up to N = 32, the first 16 at N = 128).
+constexpr int kSelfCheckMaxVertices = 128;
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -294,6 +297,13 @@ int run(int argc, char** argv) {
       for (const Reference& r : set.refs) hits += r.intersect ? 1 : 0;
       std::printf("# %s: %zu pairs, %d intersecting, references in %.2f s\n", name.c_str(), set.pairs.size(), hits,
                   ref_seconds);
+      if (n <= kSelfCheckMaxVertices) {
+        // The facet enumeration against qhull's hull of all pairwise differences (N^2 points).
+        const SelfCheck check =
+            self_check_facets(set, static_cast<std::size_t>(kSelfCheckMaxVertices), n <= 32 ? 1 << 20 : 16);
+        std::printf("# %s: reference self-check on %d pairs: %d class mismatches, max margin deviation %.1e\n",
+                    name.c_str(), check.pairs, check.class_mismatches, check.max_deviation);
+      }
       for (Suite s : {Suite::gjk_intersect, Suite::gjk_distance, Suite::epa}) {
         if (selected(o, s)) run_case(o, s, set, impls, out);
       }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "reference.hpp"
 
+#include "../inputs.hpp"
 #include "minkowski.hpp"
 #include "support.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace proxima::bench {
 
@@ -138,6 +140,34 @@ double compute_references(CaseSet& set, bool with_distance) {
     }
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+SelfCheck self_check_facets(const CaseSet& set, std::size_t max_vertices, int max_pairs) {
+  SelfCheck out;
+  for (const PairCase& pc : set.pairs) {
+    if (out.pairs >= max_pairs) break;
+    const Body& a = set.bodies[static_cast<std::size_t>(pc.body_a)];
+    const Body& b = set.bodies[static_cast<std::size_t>(pc.body_b)];
+    if (!is_hull(a) || !is_hull(b) || a.hull.vertices.size() > max_vertices || b.hull.vertices.size() > max_vertices) {
+      continue;
+    }
+    std::vector<Vec3> differences;
+    for (const Vec3& va : a.hull.vertices) {
+      for (const Vec3& vb : b.hull.vertices) differences.push_back(pc.pose_a.rotation * va - pc.pose_b.rotation * vb);
+    }
+    const Hull k = convex_hull(differences);
+    const Vec3 c = pc.pose_b.translation - pc.pose_a.translation;
+    double hull_margin = std::numeric_limits<double>::infinity();
+    for (std::size_t f = 0; f < k.faces.size(); ++f) {
+      const Vec3& n = k.face_normals[f];
+      hull_margin = std::min(hull_margin, n.dot(k.vertices[static_cast<std::size_t>(k.faces[f][0])] - c));
+    }
+    const double margin = facet_margin(minkowski_facets(a, pc.pose_a.rotation, b, pc.pose_b.rotation), c);
+    ++out.pairs;
+    if ((margin >= 0) != (hull_margin >= 0)) ++out.class_mismatches;
+    out.max_deviation = std::max(out.max_deviation, std::abs(margin - hull_margin));
+  }
+  return out;
 }
 
 Verdict judge_intersect(const Reference& ref, bool answer) {

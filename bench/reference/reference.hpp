@@ -27,6 +27,17 @@ double compute_references(CaseSet& set, bool with_distance);
 /// Whether this build has the exact CGAL distance.
 bool have_exact_distance();
 
+/// Self-check of the facet enumeration (minkowski.hpp) on the hull bodies of `set` with at most
+/// `max_vertices` vertices each (the first `max_pairs` such pairs): qhull's hull of all pairwise vertex differences gives the facets
+/// of the Minkowski difference directly; returns the largest |margin difference| over the pairs
+/// (length units) and counts the pairs compared and the intersect classes that disagree.
+struct SelfCheck {
+  int pairs = 0;
+  int class_mismatches = 0;
+  double max_deviation = 0;
+};
+SelfCheck self_check_facets(const CaseSet& set, std::size_t max_vertices, int max_pairs);
+
 enum class Verdict { right, wrong, unknown };
 
 Verdict judge_intersect(const Reference& ref, bool answer);
