@@ -19,7 +19,9 @@ ShapeRef::ShapeRef(std::shared_ptr<const AnyConvex> shape, const char* field) : 
 ShapeRef::ShapeRef(const AnyConvex& shape) : shape_(std::make_shared<const AnyConvex>(shape)) {}
 
 Vec3 ShapeRef::support(const Vec3& d) const { return shape_->support(d); }
+Vec3 ShapeRef::support(const Vec3& d, int& hint) const { return shape_->support(d, hint); }
 Vec3 ShapeRef::core_support(const Vec3& d) const { return shape_->core_support(d); }
+Vec3 ShapeRef::core_support(const Vec3& d, int& hint) const { return shape_->core_support(d, hint); }
 double ShapeRef::margin() const { return shape_->margin(); }
 BoundingSphere ShapeRef::bounding_sphere() const { return shape_->bounding_sphere(); }
 Aabb ShapeRef::local_aabb() const { return shape_->local_aabb(); }

@@ -186,6 +186,8 @@ TEST(AnyConvex, PolytopeHintIsUsedAndUpdated) {
   const AnyConvex any = Polytope(points);
   const AnyConvex rounded = AnyConvex::rounded(Polytope(points), 0.1);
   const Polytope& poly = *any.get_if<Polytope>();
+  const Pose pose = Pose::from_euler_xyz(0.1, 0.2, 0.3, Vec3(1, 2, 3));
+  const AnyConvex placed = AnyConvex::transformed(any, pose);
   int hint = -1;
   any.support(Vec3(1, 0.2, 0.1), hint);
   EXPECT_EQ(hint, poly.scan(Vec3(1, 0.2, 0.1)));
@@ -194,10 +196,16 @@ TEST(AnyConvex, PolytopeHintIsUsedAndUpdated) {
     const Vec3 p = core_support(any, d, h);
     ASSERT_EQ(p, poly.vertices()[size_t(h)]);
     ASSERT_NEAR(d.dot(p), d.dot(poly.vertices()[size_t(poly.scan(d))]), 1e-12 * d.norm());
-    // A rounded runtime polytope: hint unused, answer still exact.
-    int unused = 7;
-    ASSERT_NEAR(d.dot(rounded.support(d, unused)), d.dot(poly.vertices()[size_t(poly.scan(d))]) + 0.1 * d.norm(),
+    // A rounded runtime polytope takes the hint through to its core, and stays exact.
+    int through = 7;
+    ASSERT_NEAR(d.dot(rounded.support(d, through)), d.dot(poly.vertices()[size_t(poly.scan(d))]) + 0.1 * d.norm(),
                 1e-12 * d.norm());
+    ASSERT_EQ(rounded.core_support(d), poly.vertices()[size_t(through)]);
+    // So does an affine image (a placed polytope): support = R p + t with p the hinted vertex.
+    int placed_hint = -1;
+    const Vec3 q = placed.support(d, placed_hint);
+    ASSERT_LT((q - (pose.rotation() * poly.vertices()[size_t(placed_hint)] + pose.translation())).norm(), 1e-12);
+    ASSERT_NEAR(d.dot(q), d.dot(placed.support(d)), 1e-12 * (1 + d.norm()));
   }
 }
 

@@ -50,7 +50,11 @@ class ShapeRef {
   explicit ShapeRef(const AnyConvex& shape);
 
   Vec3 support(const Vec3& d) const;
+  /// Hill-climbing hint passed through to the child (used when it is, or wraps, a Polytope), so
+  /// that an affine image or a rounded version of a runtime polytope keeps its warm start.
+  Vec3 support(const Vec3& d, int& hint) const;
   Vec3 core_support(const Vec3& d) const;
+  Vec3 core_support(const Vec3& d, int& hint) const;
   double margin() const;
   BoundingSphere bounding_sphere() const;
   Aabb local_aabb() const;
@@ -111,8 +115,8 @@ class AnyConvex {
 
   /// Support point in the local frame (one visit). Deterministic for d == 0.
   Vec3 support(const Vec3& d) const;
-  /// Support with a hill-climbing hint: used by a Polytope (directly or as a Rounded / Affine
-  /// core of one), ignored otherwise.
+  /// Support with a hill-climbing hint: used by a Polytope (directly, or inside an AnyRounded or
+  /// AnyAffine), ignored otherwise.
   Vec3 support(const Vec3& d, int& hint) const;
   /// Support of the core of a rounded alternative (Sphere, Capsule, AnyRounded, sums of rounded
   /// shapes), support() for the others; core_support(d) + margin() * d / |d| == support(d).
@@ -144,6 +148,7 @@ class AnyConvex {
   Variant shape_;
 };
 
-static_assert(SupportMap<ShapeRef> && RoundedSupportMap<ShapeRef>);
+static_assert(SupportMap<ShapeRef> && RoundedSupportMap<ShapeRef> && HintedSupportMap<ShapeRef> &&
+              HintedCoreSupportMap<ShapeRef>);
 
 }  // namespace proxima
