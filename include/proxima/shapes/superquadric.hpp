@@ -49,7 +49,8 @@ class Superquadric {
 
   /// A point of the surface maximising d . x (the origin for d == 0). Exact to about
   /// options.tolerance relative to the semiaxes. Cost: a few Newton steps on a 3-term
-  /// log-sum-exp (about 5-10 exp/log calls each); no allocation.
+  /// log-sum-exp (2 exp + 1 log1p each; 1.3 to 4 steps on average, at most 6, over 1e5 random
+  /// directions on DESIGN.md's shapes), plus 3 logs and 3 exps; no allocation.
   Vec3 support(const Vec3& d) const { return support_with_diagnostics(d).point; }
   /// The same, with the iteration count and convergence flag.
   SuperquadricSupport support_with_diagnostics(const Vec3& d) const;
