@@ -3,6 +3,7 @@
 //
 //   proxima_bench [--suite=NAME|all] [--seed=N] [--repeat=N] [--quick] [--json=FILE]
 //                 [--pairs=N] [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL]
+//                 [--check]   (exit status 1 when proxima gave a wrong answer)
 //
 // Suites: gjk_intersect, gjk_distance, epa (polytopes of N = 8, 32, 128, 1024 vertices) and
 // primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance).
@@ -41,6 +42,7 @@ struct Options {
   std::string label;
   std::string dump;  // implementation whose answers are printed pair by pair
   int pin = -2;      // CPU to pin to; -2 = the one we start on, -1 = no pinning
+  bool check = false;  // exit status 1 when proxima gave a wrong answer
 };
 
 const char* suite_name(Suite s) {
@@ -59,7 +61,7 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
   std::fprintf(stderr,
                "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|all[,...]]\n"
                "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
-               "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL]\n",
+               "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL] [--check]\n",
                error.c_str());
   std::exit(2);
 }
@@ -82,6 +84,8 @@ Options parse(int argc, char** argv) {
     };
     if (arg == "--quick") {
       o.quick = true;
+    } else if (arg == "--check") {
+      o.check = true;
     } else if (arg == "--help" || arg == "-h") {
       usage("");
     } else if (!value("--suite").empty()) {
@@ -162,10 +166,16 @@ class Output {
                 "cold_ns", "proxima/impl", "wrong/total", "max_err");
   }
 
+  /// Wrong answers proxima gave so far (for --check).
+  int proxima_wrong = 0;
+
   void add(const std::vector<Row>& rows) {
     double proxima_ns = kNaN;
     for (const Row& r : rows) {
-      if (r.implementation == "proxima") proxima_ns = r.median_ns;
+      if (r.implementation == "proxima") {
+        proxima_ns = r.median_ns;
+        proxima_wrong += r.wrong;
+      }
     }
     for (Row r : rows) {
       r.ratio = proxima_ns / r.median_ns;
@@ -324,8 +334,9 @@ int run(int argc, char** argv) {
                   hits);
     }
   }
-  std::printf("# total %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  return 0;
+  std::printf("# total %.1f s, proxima wrong answers: %d\n",
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), out.proxima_wrong);
+  return o.check && out.proxima_wrong > 0 ? 1 : 0;
 }
 
 }  // namespace
