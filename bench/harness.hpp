@@ -49,9 +49,10 @@ void judge(const CaseSet& set, Suite suite, const std::vector<std::size_t>& pair
 /// Times the query of `suite` on every selected pair for each implementation, `repeat` passes.
 /// Two regimes per pass and implementation:
 ///  - warm (the table's median): for each pair, one untimed call brings that pair's data into the
-///    caches and TLB, then a batch of identical calls (>= kMinBatchNs in all) is timed; the sample
-///    is (batch time - the clock's own cost) / batch size. The median over all (pass, pair) samples is the per-query cost
-///    of the algorithm, independent of how many pairs the case set holds.
+///    caches and TLB, then a batch of identical calls (>= kMinBatchNs in all) is timed; the
+///    sample is (batch time - the clock's own cost) / batch size. The median over all (pass, pair)
+///    samples is the per-query cost of the algorithm, independent of how many pairs the case set
+///    holds.
 ///  - cold: one call per pair in turn, each call timed alone (minus the clock's own cost); the
 ///    median over all calls. Each query then starts on data the previous pairs pushed out, as in
 ///    an engine's narrow phase over many bodies: hill-climbing supports (random access) pay more
