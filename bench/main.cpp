@@ -70,6 +70,9 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 /// machine (docs/benchmarks.md, "noise"); quick mode is a smoke test.
 constexpr int kFullRepeat = 30;
 constexpr int kQuickRepeat = 3;
+/// Acceptable fraction of intersecting pairs in a case set (warn_mix).
+constexpr double kMinHitFraction = 0.3;
+constexpr double kMaxHitFraction = 0.7;
 /// Largest polytope size whose references are re-derived from the N^2 pairwise differences (all
 /// pairs up to N = 32, the first 16 at N = 128).
 constexpr int kSelfCheckMaxVertices = 128;
@@ -259,6 +262,15 @@ void run_case(const Options& o, Suite suite, CaseSet& set, std::vector<std::uniq
   out.add(rows);
 }
 
+/// The placement rule aims at about half the pairs intersecting; a mix far from that would make
+/// the medians describe one class only, so say so.
+void warn_mix(const std::string& name, int hits, std::size_t pairs) {
+  const double fraction = pairs > 0 ? static_cast<double>(hits) / static_cast<double>(pairs) : 0.0;
+  if (fraction < kMinHitFraction || fraction > kMaxHitFraction) {
+    std::printf("# WARNING %s: %.0f%% of the pairs intersect (expected about half)\n", name.c_str(), 100 * fraction);
+  }
+}
+
 /// Pins the process to one CPU so the scheduler cannot migrate it mid-measurement (a migration
 /// leaves the private L1/L2 caches behind, which costs hill-climbing supports far more than scans).
 /// Returns the CPU, or -1 when not pinned.
@@ -307,6 +319,7 @@ int run(int argc, char** argv) {
       for (const Reference& r : set.refs) hits += r.intersect ? 1 : 0;
       std::printf("# %s: %zu pairs, %d intersecting, references in %.2f s\n", name.c_str(), set.pairs.size(), hits,
                   ref_seconds);
+      warn_mix(name, hits, set.pairs.size());
       if (n <= kSelfCheckMaxVertices) {
         // The facet enumeration against qhull's hull of all pairwise differences (N^2 points).
         const SelfCheck check =
@@ -332,6 +345,7 @@ int run(int argc, char** argv) {
       }
       std::printf("# %s: %zu pairs, %d with a reference (%d intersecting)\n", row.c_str(), set.pairs.size(), known,
                   hits);
+      warn_mix(row, hits, set.pairs.size());
     }
   }
   std::printf("# total %.1f s, proxima wrong answers: %d\n",
