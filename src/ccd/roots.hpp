@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Private: isolation of the sign changes of a smooth scalar function on an interval, given bounds
-// on |f'| and |f''| over any sub-interval. Used by the exact screw collision mode.
+// on |f'| and |f''| over any sub-interval, and refinement of a bracketed root. Used by the exact
+// screw collision mode.
 #pragma once
 
 #include <algorithm>
@@ -12,40 +13,36 @@ namespace proxima::ccd::detail {
 /// Counters shared by all root searches of a query.
 struct RootStats {
   int intervals = 0;
-  int bisections = 0;
-  bool capped = false;  ///< some search hit its interval or bisection cap
+  int evaluations = 0;  ///< refinement evaluations
+  bool capped = false;  ///< some search hit its interval or iteration cap
 };
 
 /// Limits of one search.
 struct RootLimits {
-  double time_tolerance;  ///< final bracket width
+  double time_tolerance;    ///< final bracket width
+  double coarse_tolerance;  ///< width of the brackets handed to the caller for a cheap first check
   int max_root_iterations;
   int max_intervals;
   double slack;  ///< absolute evaluation error allowance on f (keeps rounding from excluding a root)
 };
 
-/// Calls on_root(s, direction) for each sign change of f in (s0, s1] (direction -1: from > 0 to
-/// <= 0, +1: from < 0 to >= 0), in increasing s. `f(s)` and `df(s)` evaluate f and f'; `bounds(a,
-/// b, &l1, &l2)` returns upper bounds of |f'| and |f''| on [a, b]. Branch and bound: an interval is
-/// dropped when |f(mid)| > l1 * half_width + slack (no zero possible), bisected for its root when
-/// |f'(mid)| > l2 * half_width (f monotone there) or when it is narrower than the tolerance, and
-/// split otherwise. A fixed stack of 128 entries suffices: the depth is at most log2(1 / tol) + 1.
-template <class F, class DF, class Bounds, class OnRoot>
+/// Calls on_bracket(lo, hi, direction) for each sign change of f in (s0, s1], in increasing s, with
+/// hi - lo <= coarse_tolerance (direction -1: f goes from > 0 to <= 0, +1: from < 0 to >= 0).
+/// `f(s)` and `df(s)` evaluate f and f'; `bounds(a, b, l1, l2)` sets upper bounds of |f'| and
+/// |f''| on [a, b]. Branch and bound: an interval is dropped when |f(mid)| > l1 * half_width +
+/// slack (no zero possible), bisected down to the coarse width when |f'(mid)| > l2 * half_width
+/// (f monotone there) or when it is narrower than the time tolerance, and split otherwise. A
+/// function found within the slack at 9 evenly spaced times after 32 intervals is taken as
+/// identically zero (a vertex sliding in a face plane, two edges sliding in a common plane): it
+/// has no crossing. A fixed stack of 128 entries suffices (depth <= log2(1 / tol) + 1).
+template <class F, class DF, class Bounds, class OnBracket>
 void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0, double s1, const RootLimits& lim,
-                       RootStats& stats, const OnRoot& on_root) {
+                       RootStats& stats, const OnBracket& on_bracket) {
   struct Range {
     double a, b;
   };
-  // A function that stays within the evaluation slack at kProbes evenly spaced times is taken as
-  // identically zero (a vertex sliding in a face plane, two edges sliding in a common plane): it
-  // has no crossing, and subdividing it would only burn the interval cap. The functions handled
-  // here are short trigonometric-linear sums with far fewer zeros than kProbes on a step.
+  constexpr int kFlatCheckAfter = 32;
   constexpr int kProbes = 9;
-  bool flat = true;
-  for (int i = 0; i < kProbes && flat; ++i) {
-    flat = std::abs(f(s0 + (s1 - s0) * i / (kProbes - 1))) <= lim.slack;
-  }
-  if (flat) return;
   std::array<Range, 128> stack;
   int top = 0;
   stack[top++] = {s0, s1};
@@ -55,7 +52,11 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
       stats.capped = true;
       break;
     }
-    ++intervals;
+    if (++intervals == kFlatCheckAfter) {
+      bool flat = true;
+      for (int i = 0; i < kProbes && flat; ++i) flat = std::abs(f(s0 + (s1 - s0) * i / (kProbes - 1))) <= lim.slack;
+      if (flat) break;
+    }
     const Range r = stack[--top];
     const double m = (r.a + r.b) / 2;
     const double h = (r.b - r.a) / 2;
@@ -77,21 +78,56 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
     if (direction == 0 || std::max(std::abs(fa), std::abs(fb)) <= lim.slack) continue;
     double lo = r.a, hi = r.b;
     int it = 0;
-    while (hi - lo > lim.time_tolerance && it < lim.max_root_iterations) {
+    while (hi - lo > lim.coarse_tolerance && it < lim.max_root_iterations) {
       ++it;
       const double mid = (lo + hi) / 2;
       const double fmid = f(mid);
-      if ((direction < 0 && fmid > 0) || (direction > 0 && fmid < 0)) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
+      ((direction < 0 && fmid > 0) || (direction > 0 && fmid < 0) ? lo : hi) = mid;
     }
-    if (hi - lo > lim.time_tolerance) stats.capped = true;
-    stats.bisections += it;
-    on_root((lo + hi) / 2, direction);
+    stats.evaluations += it;
+    on_bracket(lo, hi, direction);
   }
   stats.intervals += intervals;
+}
+
+/// Refines a bracket [lo, hi] of a sign change of f (direction as above) to width <=
+/// time_tolerance, or until |f| <= slack at the estimate, by the Illinois variant of regula falsi
+/// with a bisection step whenever the bracket failed to halve (so it is never slower than
+/// bisection). Returns the root estimate.
+template <class F>
+double refine_root(const F& f, double lo, double hi, int direction, const RootLimits& lim, RootStats& stats) {
+  double flo = f(lo), fhi = f(hi);
+  int side = 0;
+  double last_width = hi - lo;
+  int it = 0;
+  while (hi - lo > lim.time_tolerance && it < lim.max_root_iterations) {
+    ++it;
+    double c = (lo * fhi - hi * flo) / (fhi - flo);
+    const bool halved = (hi - lo) <= last_width / 2;
+    if (it % 2 == 0 && !halved) c = (lo + hi) / 2;
+    if (!(c > lo && c < hi)) c = (lo + hi) / 2;
+    if (it % 2 == 0) last_width = hi - lo;
+    const double fc = f(c);
+    if (std::abs(fc) <= lim.slack) {
+      stats.evaluations += it + 2;
+      return c;
+    }
+    const bool before_root = (direction < 0) == (fc > 0);
+    if (before_root) {
+      lo = c;
+      flo = fc;
+      if (side == -1) fhi /= 2;
+      side = -1;
+    } else {
+      hi = c;
+      fhi = fc;
+      if (side == 1) flo /= 2;
+      side = 1;
+    }
+  }
+  if (hi - lo > lim.time_tolerance) stats.capped = true;
+  stats.evaluations += it + 2;
+  return (lo + hi) / 2;
 }
 
 }  // namespace proxima::ccd::detail

@@ -13,8 +13,8 @@ namespace {
 // 1 - cos written as 2 sin^2(phi/2) so small angles keep their digits.
 Vec3 rotation_minus_identity(const Vec3& v, double phi, const Vec3& w) {
   const Vec3 vw = v.cross(w);
-  const double half = std::sin(phi / 2);
-  return std::sin(phi) * vw + 2 * half * half * v.cross(vw);
+  const double sh = std::sin(phi / 2), ch = std::cos(phi / 2);  // one sincos
+  return (2 * sh * ch) * vw + (2 * sh * sh) * v.cross(vw);
 }
 
 }  // namespace

@@ -25,6 +25,11 @@ namespace {
 
 using mesh::Mesh;
 
+// Width (fraction of the step) to which a sign change is bracketed before the cheap inside-face /
+// segment-distance check decides whether it is worth refining to the time tolerance. An internal
+// cost trade-off only: the final answer does not depend on it (the check is conservative).
+constexpr double kCoarseBracket = 1.0 / 4096;
+
 // A bounding sphere of a feature (vertex, edge or face) in A's frame at s = 0.
 struct FeatureSphere {
   Vec3 center;
@@ -78,7 +83,7 @@ double segment_distance_2d(const Eigen::Vector2d& p, const Eigen::Vector2d& a, c
 // Crossing-number test in the projection that drops the normal's dominant axis (works for
 // non-convex faces); the boundary distance is measured in that projection, scaled back by the
 // normal's dominant component so it is not larger than the true 3-D distance.
-bool inside_face(const Body& body, int f, const Vec3& q, double tol) {
+bool inside_face(const Body& body, int f, const Vec3& q, double tol, bool coarse = false) {
   auto ids = body.mesh->face(f);
   int axis = 0;
   body.n[f].cwiseAbs().maxCoeff(&axis);
@@ -93,7 +98,26 @@ bool inside_face(const Body& body, int f, const Vec3& q, double tol) {
     }
     boundary = std::min(boundary, segment_distance_2d(p, a, b));
   }
-  return inside || boundary <= tol * std::abs(body.n[f][axis]);
+  // The coarse test keeps anything within tol in the projection (which shrinks distances), so it
+  // never rejects a point within tol in 3-D.
+  return inside || boundary <= (coarse ? tol : tol * std::abs(body.n[f][axis]));
+}
+
+// Distance between segments p + [0,1] d and q + [0,1] e (closest points clamped to both).
+double segment_distance(const Vec3& p, const Vec3& d, const Vec3& q, const Vec3& e) {
+  const Vec3 r = p - q;
+  const double a = d.squaredNorm(), ee = e.squaredNorm(), f = e.dot(r), c = d.dot(r), b = d.dot(e);
+  const double denom = a * ee - b * b;
+  double s = denom > 0 ? std::clamp((b * f - c * ee) / denom, 0.0, 1.0) : 0.0;
+  double t = (b * s + f) / ee;
+  if (t < 0) {
+    t = 0;
+    s = std::clamp(-c / a, 0.0, 1.0);
+  } else if (t > 1) {
+    t = 1;
+    s = std::clamp((b - c) / a, 0.0, 1.0);
+  }
+  return (p + s * d - q - t * e).norm();
 }
 
 bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, double pad) {
@@ -105,7 +129,7 @@ class Solver {
  public:
   Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
       : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
-    limits_ = {opt.time_tolerance, opt.max_root_iterations, opt.max_intervals, 0};
+    limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
   }
 
   // VF: vertex va of A against face fb of B, over (s0, s1].
@@ -120,9 +144,13 @@ class Solver {
     auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * (p.norm() + std::abs(df) + scale_);
-    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int dir) {
+    const double tol = opt_.feature_tolerance * scale_;
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
       if (dir > 0) return;  // leaving B
-      if (!inside_face(b_, fb, inverse_.apply(p, s), opt_.feature_tolerance * scale_)) return;
+      // Cheap check on the coarse bracket: the point moves at most l1 * (hi - lo) within it.
+      if (!inside_face(b_, fb, inverse_.apply(p, (lo + hi) / 2), tol + l1 * (hi - lo), true)) return;
+      const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
+      if (!inside_face(b_, fb, inverse_.apply(p, s), tol)) return;
       Collision c;
       c.type = CollisionType::vf;
       c.vertex = va;
@@ -148,10 +176,13 @@ class Solver {
     auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * (x.norm() + std::abs(df) + scale_);
-    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int dir) {
+    const double tol = opt_.feature_tolerance * scale_;
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
       if (dir > 0) return;  // leaving A
+      if (!inside_face(a_, fa, screw_.apply(x, (lo + hi) / 2), tol + l1 * (hi - lo), true)) return;
+      const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(x, s);
-      if (!inside_face(a_, fa, q, opt_.feature_tolerance * scale_)) return;
+      if (!inside_face(a_, fa, q, tol)) return;
       Collision c;
       c.type = CollisionType::fv;
       c.vertex = vb;
@@ -182,11 +213,26 @@ class Solver {
     if ((theta == 0 || lb_perp <= opt_.parallel_tolerance * lb) && da.cross(db).norm() <= opt_.parallel_tolerance * la * lb) {
       return;
     }
-    auto f = [&](double s) { return (screw_.apply(qb, s) - pa).dot(da.cross(screw_.rotate(db, s))); };
+    // B's edge start q(s) and direction e(s) with a single sincos (the hot path of the query).
+    const Vec3& v = screw_.axis;
+    const Vec3 w0 = qb - screw_.axis_point, vw0 = v.cross(w0), vvw0 = v.cross(vw0);
+    const Vec3 vd = v.cross(db), vvd = v.cross(vd);
+    auto motion = [&](double s, Vec3& q, Vec3& e) {
+      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+      q = qb + sn * vw0 + vers * vvw0 + (s * screw_.glide) * v;
+      e = db + sn * vd + vers * vvd;
+    };
+    auto f = [&](double s) {
+      Vec3 q, e;
+      motion(s, q, e);
+      return (q - pa).dot(da.cross(e));
+    };
     auto dfun = [&](double s) {
-      const Vec3 e = screw_.rotate(db, s);
-      const Vec3 de = theta * screw_.axis.cross(e);
-      return screw_.velocity(qb, s).dot(da.cross(e)) + (screw_.apply(qb, s) - pa).dot(da.cross(de));
+      Vec3 q, e;
+      motion(s, q, e);
+      const Vec3 vel = theta * v.cross(q - screw_.axis_point) + screw_.glide * v;
+      return vel.dot(da.cross(e)) + (q - pa).dot(da.cross(theta * v.cross(e)));
     };
     auto bounds = [&](double lo, double hi, double& b1, double& b2) {
       const double h = (hi - lo) / 2;
@@ -196,7 +242,13 @@ class Solver {
     };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
-    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double s, int) {
+    const double vmax = screw_.speed(r0 + lb);
+    const double tol = opt_.feature_tolerance * scale_;
+    detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
+      // Cheap check: at the true root the segments meet, and B's edge moves at most vmax * width.
+      const double c_mid = (lo + hi) / 2;
+      if (segment_distance(pa, da, screw_.apply(qb, c_mid), screw_.rotate(db, c_mid)) > tol + vmax * (hi - lo)) return;
+      const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(qb, s);
       const Vec3 e = screw_.rotate(db, s);
       const Vec3 cr = da.cross(e);
@@ -206,7 +258,6 @@ class Solver {
       const Vec3 w = q - pa;
       const double alpha = w.cross(e).dot(cr) / (cr_norm * cr_norm);
       const double beta = w.cross(da).dot(cr) / (cr_norm * cr_norm);
-      const double tol = opt_.feature_tolerance * scale_;
       if (alpha * la < -tol || (alpha - 1) * la > tol || beta * lb < -tol || (beta - 1) * lb > tol) return;
       const Vec3 point = pa + std::clamp(alpha, 0.0, 1.0) * da;
       Vec3 n = cr / cr_norm;
@@ -306,6 +357,40 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   const double wanted = std::ceil(max_speed / (options.slab_sweep_fraction * body_b.whole.radius));
   const int slabs = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(options.max_time_slabs)));
 
+  // Seed 004 section 4.2: n . omega(x) is constant along the motion and affine in x, so a face's
+  // sign range is that of its vertices at s = 0. A vertex of B can only enter a face of A with a
+  // backward-facing part (omega . n <= 0 somewhere), a vertex of A only a face of B with a
+  // forward-facing part; an edge can only take part in an entering crossing through a face of
+  // the right kind. Pairs without such faces are skipped.
+  const double speed_a = screw.speed(screw.axis_distance(body_a.whole.center) + body_a.whole.radius);
+  const double facing_tol = options.feature_tolerance * (speed_a + max_speed);
+  auto facing_range = [&](const Body& body, int f, double& lo, double& hi) {
+    lo = std::numeric_limits<double>::infinity();
+    hi = -lo;
+    for (int id : body.mesh->face(f)) {
+      const double w = screw.velocity(body.v[id], 0).dot(body.n[f]);
+      lo = std::min(lo, w);
+      hi = std::max(hi, w);
+    }
+  };
+  std::vector<char> a_face_back(a.num_faces()), b_face_fwd(b.num_faces());
+  for (int f = 0; f < a.num_faces(); ++f) {
+    double lo, hi;
+    facing_range(body_a, f, lo, hi);
+    a_face_back[f] = lo <= facing_tol;
+  }
+  for (int f = 0; f < b.num_faces(); ++f) {
+    double lo, hi;
+    facing_range(body_b, f, lo, hi);
+    b_face_fwd[f] = hi >= -facing_tol;
+  }
+  auto edge_usable = [](const mesh::Edge& e, const std::vector<char>& ok) {
+    return ok[e.face_left] || (e.face_right >= 0 && ok[e.face_right]);
+  };
+  std::vector<char> a_edge_ok(a.num_edges()), b_edge_ok(b.num_edges());
+  for (int e = 0; e < a.num_edges(); ++e) a_edge_ok[e] = edge_usable(a.edge(e), a_face_back);
+  for (int e = 0; e < b.num_edges(); ++e) b_edge_ok[e] = edge_usable(b.edge(e), b_face_fwd);
+
   Solver solver(body_a, body_b, screw, options, scale);
   std::vector<Vec3> centers;
   std::vector<double> radii;
@@ -334,7 +419,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const auto& af = body_a.fs;
     sweep(body_b.fs, s0, s1);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
-      if (!overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
+      if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
       for (int va = 0; va < a.num_vertices(); ++va) {
         if (!overlap(av[va], centers[fb], radii[fb], pad)) continue;
         ++result.candidate_pairs;
@@ -345,16 +430,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
       if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
       for (int fa = 0; fa < a.num_faces(); ++fa) {
-        if (!overlap(af[fa], centers[vb], radii[vb], pad)) continue;
+        if (!a_face_back[fa] || !overlap(af[fa], centers[vb], radii[vb], pad)) continue;
         ++result.candidate_pairs;
         solver.face_vertex(fa, vb, s0, s1);
       }
     }
     sweep(body_b.es, s0, s1);
     for (int eb = 0; eb < b.num_edges(); ++eb) {
-      if (!overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
+      if (!b_edge_ok[eb] || !overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
       for (int ea = 0; ea < a.num_edges(); ++ea) {
-        if (!overlap(ae[ea], centers[eb], radii[eb], pad)) continue;
+        if (!a_edge_ok[ea] || !overlap(ae[ea], centers[eb], radii[eb], pad)) continue;
         ++result.candidate_pairs;
         solver.edge_edge(ea, eb, s0, s1);
       }
@@ -377,7 +462,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     c.normal = pose_a.rotate(c.normal);
   }
   result.collisions = std::move(found);
-  result.iterations = solver.stats().intervals + solver.stats().bisections;
+  result.iterations = solver.stats().intervals + solver.stats().evaluations;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
