@@ -76,7 +76,7 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
   r.detail = s.detail;
 
   if (s.outcome == LpOutcome::optimal) {
-    Eigen::VectorXd x = ws.simplex().primal();
+    const auto x = ws.simplex().primal();
     r.weights_a = x.head(na);
     r.weights_b = x.tail(nb);
     const bool ok = detail::make_convex(r.weights_a) && detail::make_convex(r.weights_b);
@@ -112,8 +112,7 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
   // Farkas: y = (w, alpha, beta) with w.a' + alpha <= 0 and -w.b' + beta <= 0 for the normalised
   // points and alpha + beta > 0, so max w.a' <= -alpha < beta <= min w.b'. The direction w is
   // the same in input coordinates (translation and uniform scaling keep directions).
-  const Eigen::VectorXd y = ws.simplex().dual();
-  Eigen::VectorXd normal = y.head(n);
+  Eigen::VectorXd normal = ws.simplex().dual().head(n);
   const double norm = normal.norm();
   if (!(norm > 0)) {
     r.status = Status::degenerate_input;

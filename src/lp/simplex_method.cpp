@@ -44,7 +44,10 @@ void SimplexWorkspace::reserve(int rows, int cols) {
     extra_.resize(rows);
     basis_.resize(static_cast<std::size_t>(rows));
   }
-  if (x_.size() < cols) x_.resize(cols);
+  if (x_.size() < cols) {
+    x_.resize(cols);
+    reduced_.resize(cols);
+  }
   const auto columns = static_cast<std::size_t>(rows) + static_cast<std::size_t>(cols) + 1;
   if (is_basic_.size() < columns) is_basic_.resize(columns);
 }
@@ -224,13 +227,23 @@ int SimplexSolver::price(bool bland) {
   const double tol = phase_one_ ? opt_.optimality_tolerance : dual_tol_phase2_;
   int best_j = -1;
   double best_d = -tol;
+  if (bland) {
+    // Bland: the first eligible column; scanning stops there, so price column by column.
+    for (int j = 0; j < n_; ++j) {
+      if (ws_.is_basic_[static_cast<std::size_t>(j)]) continue;
+      if (cost(j) - dot_column(j) < best_d) return j;
+    }
+    return -1;
+  }
+  // Dantzig: every reduced cost is needed; one matrix-vector product prices them all.
+  auto d = ws_.reduced_.head(n_);
+  d.noalias() = a_.transpose() * ws_.y_.head(m_);
   for (int j = 0; j < n_; ++j) {
     if (ws_.is_basic_[static_cast<std::size_t>(j)]) continue;
-    const double d = cost(j) - dot_column(j);
-    if (d < best_d) {
+    const double dj = cost(j) - d[j];
+    if (dj < best_d) {
       best_j = j;
-      if (bland) return j;
-      best_d = d;
+      best_d = dj;
     }
   }
   return best_j;

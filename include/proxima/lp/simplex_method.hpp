@@ -145,6 +145,7 @@ class SimplexWorkspace {
   Eigen::VectorXd sign_;     // artificial column i is sign_i e_i (m)
   Eigen::VectorXd extra_;    // warm-start repair column -B 1 (m)
   Eigen::VectorXd x_;        // primal solution (N)
+  Eigen::VectorXd reduced_;  // A^T y during Dantzig pricing (N)
   Eigen::MatrixXd scaled_a_;   // capacity >= m x N: R A S, equilibrated by powers of two
   Eigen::VectorXd scaled_b_;   // R b
   Eigen::VectorXd scaled_c_;   // S c
