@@ -280,6 +280,21 @@ TEST(Epa, CapsReportBestLowerBound) {
   EXPECT_LE(capped.depth, full.depth + 1e-12);
   EXPECT_GT(capped.depth, 0);
   EXPECT_NEAR(full.depth, 2 - std::sqrt(0.14), 2e-2);  // the tessellation is within 1% of a sphere
+  // Tiny hulls: out of vertices, then out of faces. Both stop with capacity_exceeded and a lower
+  // bound whose witnesses still satisfy point_b - point_a = -depth * normal.
+  WarmStart warm;
+  BasicEpaHull<8, 64> few_vertices;
+  const PenetrationResult pv = penetration(ball, Pose(), ball, pb, {}, warm, few_vertices);
+  BasicEpaHull<64, 10> few_faces;
+  warm.reset();
+  const PenetrationResult pf = penetration(ball, Pose(), ball, pb, {}, warm, few_faces);
+  for (const PenetrationResult& r : {pv, pf}) {
+    EXPECT_EQ(r.status, Status::capacity_exceeded);
+    EXPECT_EQ(r.detail, Detail::face_capacity);
+    EXPECT_LE(r.depth, full.depth + 1e-12);
+    EXPECT_GT(r.depth, 0.5 * full.depth);
+    EXPECT_LE((r.point_b - r.point_a + r.depth * r.normal).norm(), 1e-12);
+  }
 }
 
 }  // namespace

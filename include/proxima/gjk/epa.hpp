@@ -30,7 +30,8 @@ struct EpaRun {
 /// Minkowski difference is split into several triangles) and p may lie in a neighbour rather than
 /// in `best` itself, so the search walks across coplanar edges towards p first (regression:
 /// epa_test.cpp BoxBoxMatchesSeparatingAxes). `plane_tolerance` (length) decides coplanarity.
-inline EpaRun answer_from_face(const EpaHull& hull, int best, double plane_tolerance) {
+template <class Hull>
+EpaRun answer_from_face(const Hull& hull, int best, double plane_tolerance) {
   const EpaFace& top = hull.face(best);
   const Vec3 p = top.normal * top.distance;
   int f = best;
@@ -140,8 +141,8 @@ int grow_to_tetrahedron(Md& md, const Simplex& start, double scale, std::array<S
 
 /// EPA on core(A) - core(B) (A's frame), starting from GJK's simplex, which must contain the
 /// origin (up to GJK's contact tolerance). `hull` is the caller's workspace.
-template <class Md>
-EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& options, EpaHull& hull) {
+template <class Md, class Hull>
+EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& options, Hull& hull) {
   std::array<SupportPoint, 4> tet;
   Vec3 flat_normal;
   if (grow_to_tetrahedron(md, start, scale, tet, flat_normal) < 4) {
@@ -195,13 +196,13 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
       detail = Detail::face_capacity;
       break;
     }
-    const EpaHull::Expansion e = hull.expand(best, v);
-    if (e == EpaHull::Expansion::face_capacity) {
+    const auto e = hull.expand(best, v);
+    if (e == Hull::Expansion::face_capacity) {
       status = Status::capacity_exceeded;
       detail = Detail::face_capacity;
       break;
     }
-    if (e == EpaHull::Expansion::bad_horizon) {
+    if (e == Hull::Expansion::bad_horizon) {
       status = Status::degenerate_input;
       detail = Detail::no_progress;
       break;
@@ -254,9 +255,10 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
 /// Cost: the GJK run plus one support call and a flood fill per EPA iteration; a box pair takes
 /// about 10-30 iterations. No heap allocation; the hull (about 60 KB) is a local or `workspace`.
 /// `iterations` counts GJK and EPA iterations together.
-template <SupportMap A, SupportMap B>
+template <SupportMap A, SupportMap B, int MaxVertices, int MaxFaces>
 PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
-                              const EpaOptions& options, WarmStart& warm, EpaHull& workspace) {
+                              const EpaOptions& options, WarmStart& warm,
+                              BasicEpaHull<MaxVertices, MaxFaces>& workspace) {
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   md.hint_a_ = warm.hint_a;

@@ -35,11 +35,14 @@ struct EpaFace {
 };
 
 /// Fixed-capacity convex polytope for EPA. All storage is inline (about 60 KB with the default
-/// capacities): construct it once (on the stack, or inside gjk::Pair) and reuse it.
-class EpaHull {
+/// capacities of EpaHull): construct it once (on the stack, or inside gjk::Pair) and reuse it.
+/// The capacities are template parameters so tests can exhaust a small hull on purpose.
+template <int MaxVertices, int MaxFaces>
+class BasicEpaHull {
  public:
-  static constexpr int kMaxVertices = kEpaMaxVertices;
-  static constexpr int kMaxFaces = kEpaMaxFaces;
+  static_assert(MaxVertices >= 4 && MaxFaces >= 4, "a tetrahedron must fit");
+  static constexpr int kMaxVertices = MaxVertices;
+  static constexpr int kMaxFaces = MaxFaces;
 
   /// How an expansion ended.
   enum class Expansion { done, face_capacity, bad_horizon };
@@ -253,5 +256,8 @@ class EpaHull {
   int stamp_ = 0;
   double min_area_ = 0;
 };
+
+/// The EPA workspace with the library's capacities (kEpaMaxVertices, kEpaMaxFaces).
+using EpaHull = BasicEpaHull<kEpaMaxVertices, kEpaMaxFaces>;
 
 }  // namespace proxima::gjk

@@ -57,7 +57,12 @@ struct WarmStart {
   Vec3 direction = nan_vec3();
 
   /// Forget everything (the next query starts cold).
-  void reset() { *this = WarmStart{}; }
+  void reset() {
+    size = 0;
+    hint_a = -1;
+    hint_b = -1;
+    direction = nan_vec3();
+  }
 };
 
 }  // namespace proxima::gjk
