@@ -222,6 +222,13 @@ inline constexpr double kCcdPropernessThreshold = -0.1;
 inline constexpr double kCcdSlabSweepFraction = 0.5;
 /// Exact ccd culling: cap on the number of time slabs (the cost of the sphere tests grows with it).
 inline constexpr int kCcdMaxTimeSlabs = 32;
+/// Convex time of impact (conservative advancement): contact is declared when the GJK distance
+/// falls below this times the scale (unitless). The reported time is then early by at most this
+/// times scale / closing speed. Smaller costs iterations near grazing contact.
+inline constexpr double kCcdToiDistanceTolerance = 1e-9;
+/// Convex time of impact: cap on advancement steps (one GJK distance each); reaching it gives
+/// Status::iteration_limit with the last safe time.
+inline constexpr int kCcdToiMaxIterations = 256;
 
 
 // ----------------------------------------------------------------------------------------------
