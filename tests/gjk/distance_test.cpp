@@ -226,6 +226,43 @@ TEST(Distance, WarmStartSameAnswerFewerIterations) {
   EXPECT_LT(warm_total, cold_total * 3 / 4) << "cold " << cold_total << " warm " << warm_total;
 }
 
+TEST(Distance, WarmStartFromDirectionOnly) {
+  const unsigned seed = 507;
+  std::mt19937_64 rng(seed);
+  int fewer_or_equal = 0, cold_total = 0, hot_total = 0;
+  for (int c = 0; c < 100; ++c) {
+    const VertexHull a(random_cloud(rng, 30, 1, Vec3::Ones()));
+    const VertexHull b(random_cloud(rng, 30, 1, Vec3::Ones()));
+    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 7);
+    const DistanceResult cold = distance(a, Pose(), b, pb);
+    WarmStart warm;
+    warm.direction = cold.normal;  // e.g. the previous frame's normal
+    const DistanceResult hot = distance(a, Pose(), b, pb, {}, warm);
+    ASSERT_NEAR(cold.distance, hot.distance, 1e-12) << "seed 507 case " << c;
+    fewer_or_equal += hot.iterations <= cold.iterations ? 1 : 0;
+    cold_total += cold.iterations;
+    hot_total += hot.iterations;
+  }
+  EXPECT_GT(fewer_or_equal, 80);
+  EXPECT_LT(hot_total, cold_total) << hot_total << " vs " << cold_total;
+}
+
+/// A shape whose support mapping returns NaN (a broken user shape): queries must stop with
+/// degenerate_input / non_finite, not loop or crash.
+class NanShape {
+ public:
+  Vec3 support(const Vec3&) const { return nan_vec3(); }
+  BoundingSphere bounding_sphere() const { return {Vec3::Zero(), 1}; }
+  Aabb local_aabb() const { return {-Vec3::Ones(), Vec3::Ones()}; }
+};
+
+TEST(Distance, NonFiniteSupportIsReported) {
+  const DistanceResult r = distance(NanShape(), Pose(), Box(Vec3::Ones()), Pose::from_translation(Vec3(3, 0, 0)));
+  EXPECT_EQ(r.status, Status::degenerate_input);
+  EXPECT_EQ(r.detail, Detail::non_finite);
+  EXPECT_LE(r.iterations, kGjkMaxIterations);
+}
+
 /// A smooth, non-rounded shape (ellipsoid) on which plain GJK converges linearly.
 class TestEllipsoid {
  public:
