@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+// Instantiates intersect for the pairs whose A kind lies in dispatch group 2 (see dispatch.hpp).
+#include "query/kernels.hpp"
+
+namespace proxima::query::detail {
+
+template IntersectResult intersect_group<2>(const AnyConvex&, const Pose&, const AnyConvex&, const Pose&, const gjk::GjkOptions&);
+
+}  // namespace proxima::query::detail
