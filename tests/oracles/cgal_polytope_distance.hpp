@@ -2,8 +2,9 @@
 // Exact distance oracle for convex polytopes given by their points (tests only).
 //
 // The distance between conv(A) and conv(B) of two finite 3-D point sets, solved as a quadratic
-// program in exact arithmetic by CGAL's Polytope_distance_d (Gmpzf number type): no hull is
-// built, duplicate, coplanar and interior points are fine. The input doubles are taken as exact
+// program (convex weights of the points, minimise the squared difference) in exact arithmetic by
+// CGAL's QP solver (Gmpzf number type): no hull is built, duplicate, coplanar and interior points
+// are fine. The input doubles are taken as exact
 // values, so the answer is the exact distance of the polytopes whose vertices are those doubles;
 // only the final conversion to double rounds (to nearest, through MPFR).
 //

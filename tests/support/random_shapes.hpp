@@ -334,33 +334,40 @@ inline std::string num(double x) {
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
 }
-inline std::string vec(const Vec3& v) { return "[" + num(v.x()) + "," + num(v.y()) + "," + num(v.z()) + "]"; }
+inline std::string vec(const Vec3& v) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "[%.17g,%.17g,%.17g]", v.x(), v.y(), v.z());
+  return buf;
+}
 inline std::string shape_json(const ShapeSpec& s) {
   switch (s.kind) {
     case ShapeKind::polytope: {
       std::string out = R"({"type":"polytope","vertices":[)";
-      for (std::size_t i = 0; i < s.vertices.size(); ++i) out += (i ? "," : "") + vec(s.vertices[i]);
+      for (std::size_t i = 0; i < s.vertices.size(); ++i) {
+        if (i) out += ',';
+        out += vec(s.vertices[i]);
+      }
       return out + "]}";
     }
     case ShapeKind::sphere:
-      return R"({"type":"sphere","radius":)" + num(s.radius) + "}";
+      return std::string(R"({"type":"sphere","radius":)") + num(s.radius) + "}";
     case ShapeKind::box:
-      return R"({"type":"box","half_extents":)" + vec(s.semiaxes) + "}";
+      return std::string(R"({"type":"box","half_extents":)") + vec(s.semiaxes) + "}";
     case ShapeKind::capsule:
-      return R"({"type":"capsule","radius":)" + num(s.radius) + R"(,"half_length":)" + num(s.half_length) + "}";
+      return std::string(R"({"type":"capsule","radius":)") + num(s.radius) + R"(,"half_length":)" + num(s.half_length) + "}";
     case ShapeKind::cylinder:
-      return R"({"type":"cylinder","radius":)" + num(s.radius) + R"(,"half_height":)" + num(s.half_length) + "}";
+      return std::string(R"({"type":"cylinder","radius":)") + num(s.radius) + R"(,"half_height":)" + num(s.half_length) + "}";
     case ShapeKind::cone:
-      return R"({"type":"cone","radius":)" + num(s.radius) + R"(,"half_height":)" + num(s.half_length) + "}";
+      return std::string(R"({"type":"cone","radius":)") + num(s.radius) + R"(,"half_height":)" + num(s.half_length) + "}";
     case ShapeKind::ellipsoid:
-      return R"({"type":"ellipsoid","semiaxes":)" + vec(s.semiaxes) + "}";
+      return std::string(R"({"type":"ellipsoid","semiaxes":)") + vec(s.semiaxes) + "}";
     case ShapeKind::superquadric:
-      return R"({"type":"superquadric","semiaxes":)" + vec(s.semiaxes) + R"(,"exponents":)" + vec(s.exponents) + "}";
+      return std::string(R"({"type":"superquadric","semiaxes":)") + vec(s.semiaxes) + R"(,"exponents":)" + vec(s.exponents) + "}";
   }
   return "{}";
 }
 inline std::string pose_json(const PoseSpec& p) {
-  return R"({"translation":)" + vec(p.translation) + R"(,"quaternion":[)" + num(p.quaternion[0]) + "," +
+  return std::string(R"({"translation":)") + vec(p.translation) + R"(,"quaternion":[)" + num(p.quaternion[0]) + "," +
          num(p.quaternion[1]) + "," + num(p.quaternion[2]) + "," + num(p.quaternion[3]) + "]}";
 }
 }  // namespace detail
@@ -368,7 +375,7 @@ inline std::string pose_json(const PoseSpec& p) {
 /// The case as a one-line scene with one query of the given kind ("distance", "penetration",
 /// "intersect"), shapes named "a" and "b".
 inline std::string scene_json(const PairCase& c, std::string_view kind, std::string_view id) {
-  return R"({"shapes":{"a":)" + detail::shape_json(c.a) + R"(,"b":)" + detail::shape_json(c.b) +
+  return std::string(R"({"shapes":{"a":)") + detail::shape_json(c.a) + R"(,"b":)" + detail::shape_json(c.b) +
          R"(},"queries":[{"id":")" + std::string(id) + R"(","kind":")" + std::string(kind) +
          R"(","a":"a","b":"b","pose_a":)" + detail::pose_json(c.pose_a) + R"(,"pose_b":)" +
          detail::pose_json(c.pose_b) + "}]}";
