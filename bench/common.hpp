@@ -129,6 +129,8 @@ class Implementation {
 /// Factories of the peers (each defined only when its library was found, see CMakeLists.txt)
 /// and of proxima. A factory returns every flavour that library offers (e.g. libccd GJK and MPR).
 std::vector<std::unique_ptr<Implementation>> make_proxima();
+/// proxima through query:: on AnyConvex (the runtime boundary); empty without the query layer.
+std::vector<std::unique_ptr<Implementation>> make_proxima_query();
 std::vector<std::unique_ptr<Implementation>> make_libccd();
 std::vector<std::unique_ptr<Implementation>> make_fcl();
 std::vector<std::unique_ptr<Implementation>> make_bullet();

@@ -293,7 +293,7 @@ int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const int cpu = pin_cpu(o.pin);
   std::vector<std::unique_ptr<Implementation>> impls;
-  for (auto* factory : {&make_proxima, &make_libccd, &make_fcl, &make_bullet}) {
+  for (auto* factory : {&make_proxima, &make_proxima_query, &make_libccd, &make_fcl, &make_bullet}) {
     for (auto& impl : factory()) {
       if (o.impl_filter.empty() || impl->name().find(o.impl_filter) != std::string::npos ||
           impl->name() == "proxima") {
