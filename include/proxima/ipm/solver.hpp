@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+// The primal-dual interior-point solver behind every ipm query (seed 001, sections V-VII):
+//
+//   minimise  f0(z) = |J z + e|^2 + g . z      over z in R^N (N = 4 ... 8)
+//   subject to c_k(z) = f_k(W_k z + b_k) + l_k . z + h_k <= 0,   k = 1 ... m
+//
+// where f_k is an implicit primitive (or absent, for purely linear constraints). Distance is
+// N = 6 (the two points), the translating-objects query N = 7 (points and time), time of first
+// contact N = 4 (common point and time), and the object set-up uses N = 4 (phase one) and N = 3.
+//
+// Method. Slacks s = -c(z) and multipliers lambda > 0 satisfy the perturbed KKT system
+//   grad f0 + sum lambda_k grad c_k = 0,   s_k lambda_k = mu.
+// Every iterate is strictly feasible (c(z) < 0: the points stay inside the objects, as in the
+// paper's KNITRO set-up), so the slacks are the constraint values themselves. Eliminating
+// the slack and multiplier steps leaves the N x N Schur complement (seed 001, eq. 16)
+//   G = H0 + sum lambda_k Hess c_k + sum (lambda_k / s_k) grad c_k grad c_k^T,
+// built and factorised (Cholesky) in O(m) per iteration: the Newton step costs O(m), with
+// fixed-size matrices and no allocation beyond the workspace's m-sized buffers.
+//
+// Centering is Mehrotra's predictor-corrector (sigma = (mu_aff / mu)^3 and the second-order
+// correction), steps are cut by fraction-to-boundary on slacks and multipliers, and the primal
+// step is accepted by Armijo backtracking on the barrier merit f0 - sigma mu sum log s. When the
+// corrector is not a descent direction of that merit, the pure centred Newton step is used,
+// which always is (its slope is -dz^T G dz < 0), so the line search cannot stall on a bad model.
+//
+// Exponents in [1, 2). The Hessian of |w|^n is unbounded at w = 0. The solver uses exact values
+// and gradients everywhere, so the KKT point it converges to is the true one; only the matrix G
+// uses the curvature of |w|^n frozen at |w| = kIpmPowerCurvatureFloor. G stays symmetric positive
+// definite, the step stays a descent direction of the merit, and the Armijo search then gives
+// global convergence for each barrier value (the standard argument needs only a uniformly
+// bounded, uniformly positive definite G, not the exact Hessian). The cost is a linear instead of
+// quadratic final rate in the rare case where a closest point sits at w ~ 0 (a diamond tip).
+#pragma once
+
+#include <proxima/core/status.hpp>
+#include <proxima/core/tolerance.hpp>
+#include <proxima/ipm/primitives.hpp>
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <vector>
+
+namespace proxima::ipm {
+
+/// Tunables of the interior-point solver; defaults from core/tolerance.hpp (ipm section).
+struct IpmOptions {
+  int max_iterations = kIpmMaxIterations;
+  double gap_relative_tolerance = kIpmGapRelativeTolerance;
+  double gap_absolute_tolerance = kIpmGapAbsoluteTolerance;
+  double stationarity_relative_tolerance = kIpmStationarityRelativeTolerance;
+  double stationarity_absolute_tolerance = kIpmStationarityAbsoluteTolerance;
+  double fraction_to_boundary = kIpmFractionToBoundary;
+  double armijo = kIpmArmijo;
+  double merit_noise = kIpmMeritNoise;
+  double gap_rounding_floor = kIpmGapRoundingFloor;
+  int max_backtracks = kIpmMaxBacktracks;
+  double initial_barrier = kIpmInitialBarrier;
+  double regularization = kIpmRegularization;
+  double dual_safeguard = kIpmDualSafeguard;
+  double curvature_floor = kIpmPowerCurvatureFloor;
+  double warm_start_pullback = kIpmWarmStartPullback;
+  double warm_start_barrier_fraction = kIpmWarmStartBarrierFraction;
+  double overlap_check_ratio = kIpmOverlapCheckRatio;
+  /// Mehrotra predictor-corrector (true) or a fixed centring sigma = fixed_centering (slower,
+  /// conservative path-following).
+  bool predictor_corrector = true;
+  double fixed_centering = kIpmFixedCentering;
+  double unbounded_ratio = kIpmUnboundedRatio;
+};
+
+/// One inequality c(z) = f(W z + b) + l . z + h <= 0 (f absent when primitive == nullptr).
+template <int N>
+struct Constraint {
+  const Primitive* primitive = nullptr;
+  Eigen::Matrix<double, 3, N> map = Eigen::Matrix<double, 3, N>::Zero();
+  Vec3 offset = Vec3::Zero();
+  Eigen::Matrix<double, N, 1> linear = Eigen::Matrix<double, N, 1>::Zero();
+  double constant = 0;
+};
+
+/// The objective |J z + e|^2 + g . z and the constraints (referenced, not owned).
+template <int N>
+struct Problem {
+  Eigen::Matrix<double, 3, N> j = Eigen::Matrix<double, 3, N>::Zero();
+  Vec3 e = Vec3::Zero();
+  Eigen::Matrix<double, N, 1> g = Eigen::Matrix<double, N, 1>::Zero();
+  std::span<const Constraint<N>> constraints;
+};
+
+/// Why the solver stopped.
+enum class Termination {
+  converged,           ///< gap and stationarity below tolerance
+  stopped,             ///< the caller's check accepted the iterate (e.g. a common point)
+  iteration_limit,     ///< options.max_iterations reached
+  no_progress,         ///< the line search found no acceptable step
+  unbounded,           ///< |z| exceeded options.unbounded_ratio (normalised units)
+  infeasible_start,    ///< the start point is not strictly inside every constraint
+  non_finite,          ///< a NaN appeared in the Newton system
+};
+
+/// The solver's per-constraint buffers, sized to m once and reused across solves.
+template <int N>
+struct Workspace {
+  using VecN = Eigen::Matrix<double, N, 1>;
+  using MatN = Eigen::Matrix<double, N, N>;
+  std::vector<double> s, lambda, s_trial, dlambda, ds_aff, dlambda_aff, w, adz;
+  std::vector<VecN> grad, grad_trial;
+  std::vector<MatN> hess, hess_trial;
+  std::vector<unsigned char> curved, curved_trial;
+
+  void resize(std::size_t m) {
+    for (auto* v : {&s, &lambda, &s_trial, &dlambda, &ds_aff, &dlambda_aff, &w, &adz}) v->resize(m);
+    grad.resize(m);
+    grad_trial.resize(m);
+    hess.resize(m);
+    hess_trial.resize(m);
+    curved.resize(m);
+    curved_trial.resize(m);
+  }
+};
+
+/// What the solver returns; the multipliers stay in the workspace (ws.lambda, ws.s).
+template <int N>
+struct SolverOutput {
+  Eigen::Matrix<double, N, 1> z;
+  double objective = kNaN;
+  double gap = kNaN;           ///< s^T lambda at z (bounds objective - optimum when stationary)
+  double stationarity = kNaN;  ///< |grad f0 + sum lambda_k grad c_k|_inf at z
+  int iterations = 0;
+  Termination termination = Termination::iteration_limit;
+};
+
+namespace detail {
+
+/// Evaluates every constraint at z; false as soon as one is not strictly negative (or NaN).
+template <int N>
+bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double floor, std::vector<double>& s,
+              std::vector<Eigen::Matrix<double, N, 1>>& grad, std::vector<Eigen::Matrix<double, N, N>>& hess,
+              std::vector<unsigned char>& curved) {
+  LocalEval local;
+  for (std::size_t k = 0; k < p.constraints.size(); ++k) {
+    const Constraint<N>& c = p.constraints[k];
+    double value = c.linear.dot(z) + c.constant;
+    grad[k] = c.linear;
+    curved[k] = 0;
+    if (c.primitive != nullptr) {
+      c.primitive->evaluate(c.map * z + c.offset, floor, local);
+      value += local.value;
+      grad[k].noalias() += c.map.transpose() * local.gradient;
+      if (!local.hessian.isZero(0)) {
+        hess[k].noalias() = c.map.transpose() * (local.hessian * c.map);
+        curved[k] = 1;
+      }
+    }
+    s[k] = -value;
+    if (!(s[k] > 0)) return false;
+  }
+  return true;
+}
+
+/// Largest alpha in (0, 1] keeping v + alpha dv >= (1 - tau) v componentwise.
+inline double fraction_to_boundary(const std::vector<double>& v, const std::vector<double>& dv, double tau) {
+  double alpha = 1;
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (dv[k] < 0) alpha = std::min(alpha, -tau * v[k] / dv[k]);
+  }
+  return alpha;
+}
+
+}  // namespace detail
+
+/// Strictly feasible: every constraint is < 0 at z. O(m) value evaluations.
+template <int N>
+bool strictly_feasible(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z) {
+  for (const auto& c : p.constraints) {
+    double value = c.linear.dot(z) + c.constant;
+    if (c.primitive != nullptr) value += c.primitive->value(c.map * z + c.offset);
+    if (!(value < 0)) return false;
+  }
+  return true;
+}
+
+/// Runs the interior-point method from the strictly feasible z0. `lambda0` (size m, or empty)
+/// and `mu0` give the starting multipliers: lambda_k = max(lambda0_k, mu0 / s_k). `stop(z)` is
+/// asked, while the objective is within options.overlap_check_ratio of the gap, whether z is
+/// already an answer (the distance query tests for a common point); pass a lambda returning
+/// false otherwise. Cost: O(m) per iteration, typically 10-30 iterations.
+template <int N, class StopCheck>
+SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0, std::span<const double> lambda0,
+                      double mu0, const IpmOptions& o, Workspace<N>& ws, StopCheck&& stop) {
+  using VecN = Eigen::Matrix<double, N, 1>;
+  using MatN = Eigen::Matrix<double, N, N>;
+  const std::size_t m = p.constraints.size();
+  ws.resize(m);
+  SolverOutput<N> out;
+  out.z = z0;
+  VecN z = z0;
+  if (!detail::evaluate(p, z, o.curvature_floor, ws.s, ws.grad, ws.hess, ws.curved)) {
+    out.termination = Termination::infeasible_start;
+    return out;
+  }
+  for (std::size_t k = 0; k < m; ++k) {
+    const double floor_value = mu0 / ws.s[k];
+    ws.lambda[k] = lambda0.size() == m ? std::max(lambda0[k], floor_value) : floor_value;
+  }
+  const MatN h0 = 2 * p.j.transpose() * p.j;
+  const double count = static_cast<double>(std::max<std::size_t>(m, 1));
+
+  auto objective = [&](const VecN& x) { return (p.j * x + p.e).squaredNorm() + p.g.dot(x); };
+  auto objective_gradient = [&](const VecN& x) -> VecN { return 2 * p.j.transpose() * (p.j * x + p.e) + p.g; };
+  auto barrier = [&](const std::vector<double>& s, double tau) {
+    double sum = 0;
+    for (double v : s) sum += std::log(v);
+    return -tau * sum;
+  };
+
+  double last_alpha = 1;
+  for (int it = 0; it <= o.max_iterations; ++it) {
+    out.iterations = it;
+    out.z = z;
+    const VecN grad0 = objective_gradient(z);
+    VecN residual = grad0;
+    double gap = 0;
+    double lambda_sum = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      residual += ws.lambda[k] * ws.grad[k];
+      gap += ws.s[k] * ws.lambda[k];
+      lambda_sum += ws.lambda[k];
+    }
+    const double f0 = objective(z);
+    out.objective = f0;
+    out.gap = gap;
+    out.stationarity = residual.cwiseAbs().maxCoeff();
+    if (gap <= o.gap_relative_tolerance * std::abs(f0) + o.gap_absolute_tolerance + o.gap_rounding_floor * lambda_sum &&
+        out.stationarity <= o.stationarity_relative_tolerance * grad0.cwiseAbs().maxCoeff() +
+                                o.stationarity_absolute_tolerance) {
+      out.termination = Termination::converged;
+      return out;
+    }
+    if (f0 <= o.overlap_check_ratio * gap && stop(z)) {
+      out.termination = Termination::stopped;
+      return out;
+    }
+    if (it == o.max_iterations) break;
+    if (!(z.cwiseAbs().maxCoeff() <= o.unbounded_ratio)) {
+      out.termination = Termination::unbounded;
+      return out;
+    }
+
+    // Schur complement G (seed 001, eq. 16), O(m).
+    MatN g = h0;
+    g.diagonal().array() += o.regularization;
+    for (std::size_t k = 0; k < m; ++k) {
+      if (ws.curved[k]) g.noalias() += ws.lambda[k] * ws.hess[k];
+      g.noalias() += (ws.lambda[k] / ws.s[k]) * (ws.grad[k] * ws.grad[k].transpose());
+    }
+    const Eigen::LLT<MatN> llt(g);
+    if (llt.info() != Eigen::Success) {
+      out.termination = Termination::non_finite;
+      return out;
+    }
+    const double mu = gap / count;
+
+    // Step for complementarity targets w: G dz = -(grad f0 + sum (w_k / s_k) grad c_k).
+    auto direction = [&](const std::vector<double>& w, VecN& dz) {
+      VecN rhs = -grad0;
+      for (std::size_t k = 0; k < m; ++k) rhs -= (w[k] / ws.s[k]) * ws.grad[k];
+      dz = llt.solve(rhs);
+      for (std::size_t k = 0; k < m; ++k) {
+        ws.adz[k] = ws.grad[k].dot(dz);
+        ws.dlambda[k] = w[k] / ws.s[k] - ws.lambda[k] + (ws.lambda[k] / ws.s[k]) * ws.adz[k];
+      }
+    };
+
+    // Predictor (affine scaling, w = 0).
+    VecN dz;
+    std::fill(ws.w.begin(), ws.w.end(), 0.0);
+    direction(ws.w, dz);
+    for (std::size_t k = 0; k < m; ++k) {
+      ws.ds_aff[k] = -ws.adz[k];
+      ws.dlambda_aff[k] = ws.dlambda[k];
+    }
+    const double alpha_p_aff = detail::fraction_to_boundary(ws.s, ws.ds_aff, 1);
+    const double alpha_d_aff = detail::fraction_to_boundary(ws.lambda, ws.dlambda_aff, 1);
+    double mu_aff = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      mu_aff += (ws.s[k] + alpha_p_aff * ws.ds_aff[k]) * (ws.lambda[k] + alpha_d_aff * ws.dlambda_aff[k]);
+    }
+    mu_aff /= count;
+    const double ratio = mu > 0 ? std::clamp(mu_aff / mu, 0.0, 1.0) : 0;
+    // Mehrotra's sigma, but never below (1 - last step)^2: the affine predictor is linear and
+    // cannot see curved boundaries, so after a step shortened by the line search it would keep
+    // aiming at mu = 0 and keep being cut; centring more restores long steps.
+    const double shortfall = 1 - last_alpha;
+    const double sigma = o.predictor_corrector ? ratio * ratio * ratio : o.fixed_centering;
+    const double tau = std::max(sigma, shortfall * shortfall) * mu;
+
+    // Corrector; falls back to the centred step when it is not a descent direction.
+    auto slope_of = [&](const VecN& d) {
+      double slope = grad0.dot(d);
+      for (std::size_t k = 0; k < m; ++k) slope += tau * ws.adz[k] / ws.s[k];
+      return slope;
+    };
+    for (std::size_t k = 0; k < m; ++k) {
+      ws.w[k] = o.predictor_corrector ? tau - ws.ds_aff[k] * ws.dlambda_aff[k] : tau;
+    }
+    direction(ws.w, dz);
+    double slope = slope_of(dz);
+    if (!(slope < 0)) {
+      std::fill(ws.w.begin(), ws.w.end(), tau);
+      direction(ws.w, dz);
+      slope = slope_of(dz);
+    }
+    if (!dz.allFinite()) {
+      out.termination = Termination::non_finite;
+      return out;
+    }
+    for (std::size_t k = 0; k < m; ++k) ws.ds_aff[k] = -ws.adz[k];  // reuse as the slack step
+    const double boundary = o.fraction_to_boundary;
+    // One step length for primal and dual: the multiplier step assumes the full primal step
+    // (stationarity couples them through the constraint gradients).
+    double alpha = std::min(detail::fraction_to_boundary(ws.s, ws.ds_aff, boundary),
+                            detail::fraction_to_boundary(ws.lambda, ws.dlambda, boundary));
+
+    // Armijo backtracking on the barrier merit; the trial must also keep half the fraction-to-
+    // boundary share of each slack (half: the linearised rule is exact for linear constraints
+    // and rounding must not reject its own step).
+    const double merit = f0 + barrier(ws.s, tau);
+    bool accepted = false;
+    VecN trial;
+    for (int bt = 0; bt < o.max_backtracks; ++bt, alpha /= 2) {
+      trial = z + alpha * dz;
+      if (!detail::evaluate(p, trial, o.curvature_floor, ws.s_trial, ws.grad_trial, ws.hess_trial, ws.curved_trial)) {
+        continue;
+      }
+      bool interior = true;
+      for (std::size_t k = 0; k < m && interior; ++k) {
+        interior = ws.s_trial[k] >= (1 - boundary) * ws.s[k] / 2;
+      }
+      if (!interior) continue;
+      const double trial_merit = objective(trial) + barrier(ws.s_trial, tau);
+      // The relaxation by merit_noise * |merit| lets rounding noise pass once the decrease
+      // predicted by the slope falls below the merit's last digits.
+      if (trial_merit <= merit + o.armijo * alpha * slope + o.merit_noise * std::abs(merit)) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      out.termination = Termination::no_progress;
+      return out;
+    }
+    z = trial;
+    last_alpha = alpha;
+    std::swap(ws.s, ws.s_trial);
+    std::swap(ws.grad, ws.grad_trial);
+    std::swap(ws.hess, ws.hess_trial);
+    std::swap(ws.curved, ws.curved_trial);
+    double new_gap = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      ws.lambda[k] += alpha * ws.dlambda[k];
+      new_gap += ws.s[k] * ws.lambda[k];
+    }
+    // Keep every multiplier within a factor dual_safeguard of its centred value.
+    const double mu_new = new_gap / count;
+    for (std::size_t k = 0; k < m; ++k) {
+      ws.lambda[k] = std::clamp(ws.lambda[k], mu_new / (o.dual_safeguard * ws.s[k]), o.dual_safeguard * mu_new / ws.s[k]);
+    }
+  }
+  out.termination = Termination::iteration_limit;
+  return out;
+}
+
+/// Maps a termination to the public status and detail.
+inline std::pair<Status, Detail> to_status(Termination t) {
+  switch (t) {
+    case Termination::converged: return {Status::converged, Detail::duality_gap};
+    case Termination::stopped: return {Status::converged, Detail::origin_enclosed};
+    case Termination::iteration_limit: return {Status::iteration_limit, Detail::none};
+    case Termination::no_progress: return {Status::degenerate_input, Detail::no_progress};
+    case Termination::unbounded: return {Status::degenerate_input, Detail::no_progress};
+    case Termination::infeasible_start: return {Status::degenerate_input, Detail::none};
+    case Termination::non_finite: return {Status::degenerate_input, Detail::non_finite};
+  }
+  return {Status::degenerate_input, Detail::none};
+}
+
+}  // namespace proxima::ipm
