@@ -91,6 +91,33 @@ TEST(ScrewCollisions, SeedFigure2AlignedSquaresTouchTogether) {
   }
 }
 
+TEST(ScrewCollisions, CrossedRidgesGiveOneProperEdgeEdgeContact) {
+  // A: unit cube turned 45 degrees about x, so its top is a ridge along x at z = sqrt(2) / 2.
+  // B: the same cube turned 45 degrees about y, its bottom a ridge along y; B drops along -z.
+  // The ridges cross at right angles: one EE collision, normal +z, and formula (7) gives
+  // (n x e_A) . n_A1 = sin 45 degrees for each of the four terms.
+  const Mesh cube = mesh::make_box(Vec3(0.5, 0.5, 0.5));
+  const double q = std::numbers::pi / 4, ridge = std::sqrt(0.5);
+  const Pose a = Pose::from_euler_xyz(q, 0, 0);
+  const Pose b0 = Pose::from_euler_xyz(0, q, 0, Vec3(0.1, -0.05, 3));
+  const Pose b1 = Pose::from_euler_xyz(0, q, 0, Vec3(0.1, -0.05, -1));
+  const ScrewResult r = screw_collisions(cube, a, a, cube, b0, b1);
+  ASSERT_TRUE(r.contact);
+  const Collision& c = r.collisions.front();
+  EXPECT_EQ(c.type, CollisionType::ee);
+  EXPECT_NEAR(c.time, (3 - 2 * ridge) / 4, 1e-12);
+  EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-12);
+  EXPECT_LT((c.point - Vec3(0.1, 0, ridge)).norm(), 1e-12);  // A's ridge is at y = 0, B's at x = 0.1
+  EXPECT_NEAR(c.properness, std::sqrt(0.5), 1e-12);
+  // The edge ids name the two ridges: A's along x, B's along y (in the world at contact).
+  const mesh::Edge& ea = cube.edge(c.edge_a);
+  const mesh::Edge& eb = cube.edge(c.edge_b);
+  EXPECT_NEAR(std::abs(a.rotate(cube.vertex(ea.v1) - cube.vertex(ea.v0)).normalized().x()), 1, 1e-12);
+  EXPECT_NEAR(std::abs(b0.rotate(cube.vertex(eb.v1) - cube.vertex(eb.v0)).normalized().y()), 1, 1e-12);
+  // Nothing else touches before the ridge contact.
+  for (std::size_t i = 1; i < r.collisions.size(); ++i) EXPECT_GT(r.collisions[i].time, c.time + 1e-3);
+}
+
 TEST(ScrewCollisions, TunnelingThroughInOneStepIsCaught) {
   // A thin plate; a small cube passes completely through it within the step, rotating 40 degrees.
   const Mesh plate = mesh::make_box(Vec3(0.05, 2, 2));
