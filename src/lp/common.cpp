@@ -38,6 +38,7 @@ namespace detail {
 
 namespace {
 void require_finite_points(const PointsRef& p, const char* name) {
+  if (p.allFinite()) return;
   for (Eigen::Index j = 0; j < p.cols(); ++j) {
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
       if (!std::isfinite(p(i, j))) {
@@ -89,15 +90,13 @@ bool make_convex(Eigen::Ref<Eigen::VectorXd> weights) {
 }
 
 double min_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
-  double v = std::numeric_limits<double>::infinity();
-  for (Eigen::Index j = 0; j < points.cols(); ++j) v = std::min(v, normal.dot(points.col(j)));
-  return v;
+  if (points.cols() == 0) return std::numeric_limits<double>::infinity();
+  return (normal.transpose() * points).minCoeff();
 }
 
 double max_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
-  double v = -std::numeric_limits<double>::infinity();
-  for (Eigen::Index j = 0; j < points.cols(); ++j) v = std::max(v, normal.dot(points.col(j)));
-  return v;
+  if (points.cols() == 0) return -std::numeric_limits<double>::infinity();
+  return (normal.transpose() * points).maxCoeff();
 }
 
 }  // namespace detail

@@ -25,6 +25,12 @@ Frame common_frame(const PointsRef& a, const PointsRef& b);
 /// negated when `negate` is set.
 void write_normalised(const PointsRef& points, const Frame& frame, bool negate, Eigen::Ref<Eigen::MatrixXd> block);
 
+/// The caller's simplex options with equilibration off (the data is normalised already).
+inline SimplexOptions unscaled(SimplexOptions options) {
+  options.equilibrate = false;
+  return options;
+}
+
 /// Clamps negative entries to 0 and rescales to sum 1. Returns false if the sum is not positive.
 bool make_convex(Eigen::Ref<Eigen::VectorXd> weights);
 

@@ -90,7 +90,7 @@ LpDistanceResult distance(const PointsRef& a, const PointsRef& b, DistanceNorm n
   rhs[sum_row] = 1;
   rhs[sum_row + 1] = 1;
 
-  const SimplexResult s = solve(lp, rhs, cost, ws.simplex_mut(), options.simplex);
+  const SimplexResult s = solve(lp, rhs, cost, ws.simplex_mut(), detail::unscaled(options.simplex));
   r.iterations = s.iterations;
   r.warm_started = s.warm_started;
   r.status = s.status;

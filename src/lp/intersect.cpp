@@ -69,7 +69,7 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
   rhs[n] = 1;
   rhs[n + 1] = 1;
 
-  const SimplexResult s = solve(lp, rhs, Eigen::VectorXd(), ws.simplex_mut(), options.simplex);
+  const SimplexResult s = solve(lp, rhs, Eigen::VectorXd(), ws.simplex_mut(), detail::unscaled(options.simplex));
   r.iterations = s.iterations;
   r.warm_started = s.warm_started;
   r.status = s.status;

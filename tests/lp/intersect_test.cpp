@@ -74,7 +74,10 @@ TEST(LpIntersect, AgreesWithExactOracleOnRandomAndAdversarialPairs) {
                    " scale " + std::to_string(c.scale));
       ++kinds[c.kind];
       const bool truth = oracle::exact_intersect(c.a, c.b);
-      const LpIntersectResult r = intersect(c.a, c.b, ws);
+      // Alternate the pricing rules: both must agree with the oracle.
+      LpOptions options;
+      if (t % 2 == 1) options.simplex.pricing = PricingRule::bland;
+      const LpIntersectResult r = intersect(c.a, c.b, ws, options);
       EXPECT_EQ(verify_certificate(c.a, c.b, r), "");
       const Extent e = extent_of(c.a, c.b);
       if (truth) {

@@ -4,7 +4,8 @@
 //
 //     minimise c^T x   subject to   A x = b,  x >= 0,        A: m x N, dense, column-major,
 //
-// with a phase one on artificial variables, Bland's anti-cycling rule, a Harris two-pass ratio
+// with a phase one on artificial variables, Bland's anti-cycling rule (alone, or as the fallback of
+// Dantzig's rule on degenerate runs), a Harris two-pass ratio
 // test, a dense explicit basis inverse that is refactorised every few dozen pivots, an iteration
 // cap that is reported (never silently answered), a caller-owned workspace (no allocation per
 // pivot, none at all once the workspace has seen the largest size) and a warm start from the
@@ -26,15 +27,19 @@
 
 namespace proxima::lp {
 
-/// How the entering column is chosen.
+/// How the entering column is chosen. Both are provably finite (no cycling in exact arithmetic).
 enum class PricingRule : std::uint8_t {
   /// Bland's rule: the lowest-index column with a negative reduced cost enters; on a degenerate
-  /// step the lowest-index blocking variable leaves. Cannot cycle (Bland 1977). The default: it
-  /// stops scanning at the first candidate, which is cheap when N >> m.
+  /// step the lowest-index blocking variable leaves. Cannot cycle (Bland 1977). Scans blocks of
+  /// columns and stops at the first candidate, but takes several times more pivots.
   bland,
-  /// Dantzig's rule (most negative reduced cost, full scan), falling back to Bland's rule after
+  /// The default. Dantzig's rule (most negative reduced cost, all columns priced by one
+  /// matrix-vector product), falling back to Bland's rule after
   /// SimplexOptions::degenerate_run_before_bland consecutive degenerate pivots, until the
-  /// objective strictly decreases. Also provably finite; fewer pivots, costlier pricing.
+  /// objective strictly decreases. Finite: a cycle would be a run of degenerate pivots, and any
+  /// such run longer than the threshold is priced by Bland's rule, which cannot cycle.
+  /// Measured (bench/lp_bench): 8-9 pivots per 3-D intersection query for N = 8..4096 points per
+  /// set against Bland's 10..52, and 1.1-3x faster.
   dantzig_bland_fallback,
 };
 
@@ -49,10 +54,14 @@ struct SimplexOptions {
   double infeasibility_tolerance = kLpInfeasibilityTolerance;
   int refactor_interval = kLpRefactorInterval;
   int degenerate_run_before_bland = kLpDegenerateRunBeforeBland;
-  PricingRule pricing = PricingRule::bland;
+  PricingRule pricing = PricingRule::dantzig_bland_fallback;
   /// Start from the previous solve's final basis when the workspace holds one of the same shape
   /// (m, N). Any basis is accepted: an infeasible or singular one only costs the repair.
   bool warm_start = true;
+  /// Equilibrate rows and columns of A by powers of two before solving (see solve()). The lp
+  /// queries normalise their point sets to [-1, 1]^n themselves and turn this off, so that their
+  /// tolerances stay relative to the sets' extent in every direction (and save its O(m N) cost).
+  bool equilibrate = true;
 
   /// Throws InvalidInput naming the field unless every tolerance is finite and > 0 and every
   /// count is >= 1.
@@ -94,7 +103,7 @@ class SimplexWorkspace;
 ///    y^T b = c^T x (strong duality);
 ///  - infeasible: a Farkas ray, y^T A_j <= tol for every column j and y^T b = objective > 0, which
 ///    proves that no x >= 0 solves A x = b.
-/// Scaling: rows, then columns, of A are equilibrated by powers of two (exact) before solving,
+/// Scaling (options.equilibrate): rows, then columns, of A are equilibrated by powers of two (exact),
 /// so that every row and column has its largest entry in [1, 2); x and y are scaled back.
 /// Tolerances apply to the equilibrated problem: primal ones scaled by max(1, |b|_inf), dual
 /// ones by max(1, |c|_inf).
@@ -146,6 +155,7 @@ class SimplexWorkspace {
   Eigen::VectorXd extra_;    // warm-start repair column -B 1 (m)
   Eigen::VectorXd x_;        // primal solution (N)
   Eigen::VectorXd reduced_;  // A^T y during Dantzig pricing (N)
+  Eigen::MatrixXd at_;         // capacity >= N x m: A^T (as solved), for pricing
   Eigen::MatrixXd scaled_a_;   // capacity >= m x N: R A S, equilibrated by powers of two
   Eigen::VectorXd scaled_b_;   // R b
   Eigen::VectorXd scaled_c_;   // S c
