@@ -510,6 +510,7 @@ SimplexResult solve(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref
   if (!all_finite(a)) throw InvalidInput("A", "holds a NaN or infinite entry");
   if (!b.allFinite()) throw InvalidInput("b", "holds a NaN or infinite entry");
   if (!c.allFinite()) throw InvalidInput("c", "holds a NaN or infinite entry");
+  options.validate();
   // Equilibrate by powers of two (exact): each row, then each column, gets largest entry in
   // [1, 2). The solver's tolerances then mean the same on any data scale. x = S x~, y = R y~.
   const int m = static_cast<int>(a.rows());

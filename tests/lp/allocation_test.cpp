@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Proof of the workspace contract: once a SimplexWorkspace has seen a size, solving again (cold
+// or warm, any outcome) allocates nothing, so no pivot allocates either. Counted by interposing
+// malloc (glibc: forwarding to __libc_malloc) for this test binary, which sees Eigen's
+// allocations as well as operator new's; a deliberate allocation checks that the counter works.
+#include <proxima/lp/simplex_method.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <random>
+
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+extern "C" void* __libc_malloc(std::size_t size);  // NOLINT(bugprone-reserved-identifier): glibc
+extern "C" void* malloc(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+
+namespace proxima::lp {
+namespace {
+
+TEST(LpAllocation, SolveOnASizedWorkspaceDoesNotAllocate) {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int m = 6;
+  const int n = 40;
+  Eigen::MatrixXd a = Eigen::MatrixXd::NullaryExpr(m, n, [&] { return u(rng); });
+  const Eigen::VectorXd x0 = Eigen::VectorXd::NullaryExpr(n, [&] { return (u(rng) + 1) / 2; });
+  const Eigen::VectorXd b = a * x0;
+  const Eigen::VectorXd c = Eigen::VectorXd::NullaryExpr(n, [&] { return (u(rng) + 1) / 2; });
+  const Eigen::VectorXd infeasible_b = Eigen::VectorXd::Constant(m, 1e3).cwiseProduct(a.col(1).cwiseSign());
+  const Eigen::VectorXd moved_b = b + 0.1 * a.col(0);
+  const Eigen::VectorXd no_costs;
+  SimplexWorkspace ws(m, n);
+  solve(a, b, c, ws);  // sizes the workspace (A^T, scaled copies)
+  {
+    const long before = g_allocations.load();
+    const Eigen::VectorXd probe = Eigen::VectorXd::Zero(m + n);
+    ASSERT_GE(g_allocations.load() - before, 1) << "the counter must see Eigen's allocations";
+    ASSERT_EQ(probe.size(), m + n);
+  }
+  for (const PricingRule rule : {PricingRule::bland, PricingRule::dantzig_bland_fallback}) {
+    SimplexOptions options;
+    options.pricing = rule;
+    const long before = g_allocations.load();
+    int pivots = 0;
+    ws.forget_basis();
+    pivots += solve(a, b, c, ws, options).iterations;                // cold, optimal
+    pivots += solve(a, moved_b, c, ws, options).iterations;      // warm, repaired
+    pivots += solve(a, infeasible_b, no_costs, ws, options).iterations;  // infeasible
+    const long after = g_allocations.load();
+    EXPECT_GT(pivots, 10);
+    EXPECT_EQ(after - before, 0) << "allocations during " << pivots << " pivots";
+  }
+}
+
+}  // namespace
+}  // namespace proxima::lp
