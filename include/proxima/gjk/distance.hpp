@@ -276,7 +276,6 @@ DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& 
     }
     r.point_a = pose_a.apply(common);
     r.point_b = r.point_a;
-    if (run.contact) r.gap = std::min(r.gap, std::sqrt(run.v.squaredNorm()));
     return r;
   }
   const Vec3 n = -run.v / core_distance;  // v = a - b, so -v points from A to B
