@@ -66,6 +66,43 @@ TEST(LpDistance, AgreesWithExactOracleInBothNorms) {
   }
 }
 
+// A moving pair: a workspace kept across small motions warm-starts phase two from the previous
+// optimal basis; answers equal the cold ones (Bland's rule on the warm side, default on the cold).
+TEST(LpDistance, WarmStartAcrossSmallMotionsMatchesCold) {
+  const unsigned seed = 3141;
+  testing::CaseGenerator gen(seed);
+  long warm_pivots = 0;
+  long cold_pivots = 0;
+  for (int pair = 0; pair < 12; ++pair) {
+    const int n = 2 + pair % 5;
+    const Eigen::MatrixXd a = gen.cloud(n, 30, 1);
+    Eigen::MatrixXd b = gen.cloud(n, 30, 1);
+    const Eigen::VectorXd dir = gen.cloud(n, 1, 1).col(0).normalized();
+    b.colwise() += 3 * dir;
+    LpWorkspace warm_l1;
+    LpWorkspace warm_linf;
+    LpOptions bland;
+    bland.simplex.pricing = PricingRule::bland;
+    for (int step = 0; step < 30; ++step) {
+      b.colwise() -= 0.02 * dir;
+      const DistanceNorm norm = step % 2 == 0 ? DistanceNorm::l1 : DistanceNorm::linf;
+      SCOPED_TRACE("seed " + std::to_string(seed) + " pair " + std::to_string(pair) + " step " + std::to_string(step));
+      // The l1 and linf LPs differ in shape: one workspace (and basis) per norm.
+      const LpDistanceResult rw = distance(a, b, norm, norm == DistanceNorm::l1 ? warm_l1 : warm_linf, bland);
+      if (step >= 2) {
+        EXPECT_TRUE(rw.warm_started);
+      }
+      const LpDistanceResult rc = distance(a, b, norm);
+      ASSERT_TRUE(rw.converged);
+      EXPECT_NEAR(rw.distance, rc.distance, 1e-9);
+      EXPECT_LE(rw.distance - rw.lower_bound, 1e-9);
+      warm_pivots += rw.iterations;
+      cold_pivots += rc.iterations;
+    }
+  }
+  EXPECT_LT(warm_pivots * 2, cold_pivots) << "warm " << warm_pivots << " cold " << cold_pivots;
+}
+
 TEST(LpDistance, ClosedForms) {
   const Eigen::MatrixXd square{{0, 1, 1, 0}, {0, 0, 1, 1}};
   Eigen::MatrixXd moved = square;
