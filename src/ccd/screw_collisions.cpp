@@ -125,6 +125,37 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
   return (a.center - b_center).squaredNorm() <= r * r;
 }
 
+// A's feature spheres sorted by centre x (A is fixed, so once per query): a query sphere only
+// needs the window of centres within its radius plus the largest feature radius along x.
+class SortedSpheres {
+ public:
+  explicit SortedSpheres(const std::vector<FeatureSphere>& spheres) {
+    for (std::size_t i = 0; i < spheres.size(); ++i) ids_.push_back(static_cast<int>(i));
+    std::sort(ids_.begin(), ids_.end(), [&](int p, int q) { return spheres[p].center.x() < spheres[q].center.x(); });
+    for (int id : ids_) {
+      xs_.push_back(spheres[id].center.x());
+      max_radius_ = std::max(max_radius_, spheres[id].radius);
+    }
+  }
+
+  // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad.
+  template <class Fn>
+  void for_overlapping(const std::vector<FeatureSphere>& spheres, const Vec3& c, double r, double pad, const Fn& fn) const {
+    const double reach = r + max_radius_ + pad;
+    const auto first = std::lower_bound(xs_.begin(), xs_.end(), c.x() - reach);
+    const auto last = std::upper_bound(first, xs_.end(), c.x() + reach);
+    for (auto it = first; it != last; ++it) {
+      const int id = ids_[static_cast<std::size_t>(it - xs_.begin())];
+      if (overlap(spheres[id], c, r, pad)) fn(id);
+    }
+  }
+
+ private:
+  std::vector<int> ids_;
+  std::vector<double> xs_;
+  double max_radius_ = 0;
+};
+
 class Solver {
  public:
   Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
@@ -391,6 +422,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   for (int e = 0; e < a.num_edges(); ++e) a_edge_ok[e] = edge_usable(a.edge(e), a_face_back);
   for (int e = 0; e < b.num_edges(); ++e) b_edge_ok[e] = edge_usable(b.edge(e), b_face_fwd);
 
+  const SortedSpheres a_vertices(body_a.vs), a_edges(body_a.es), a_faces(body_a.fs);
   Solver solver(body_a, body_b, screw, options, scale);
   std::vector<Vec3> centers;
   std::vector<double> radii;
@@ -414,35 +446,31 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    const auto& av = body_a.vs;
-    const auto& ae = body_a.es;
-    const auto& af = body_a.fs;
     sweep(body_b.fs, s0, s1);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
       if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
-      for (int va = 0; va < a.num_vertices(); ++va) {
-        if (!overlap(av[va], centers[fb], radii[fb], pad)) continue;
+      a_vertices.for_overlapping(body_a.vs, centers[fb], radii[fb], pad, [&](int va) {
         ++result.candidate_pairs;
         solver.vertex_face(va, fb, s0, s1);
-      }
+      });
     }
     sweep(body_b.vs, s0, s1);
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
       if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
-      for (int fa = 0; fa < a.num_faces(); ++fa) {
-        if (!a_face_back[fa] || !overlap(af[fa], centers[vb], radii[vb], pad)) continue;
+      a_faces.for_overlapping(body_a.fs, centers[vb], radii[vb], pad, [&](int fa) {
+        if (!a_face_back[fa]) return;
         ++result.candidate_pairs;
         solver.face_vertex(fa, vb, s0, s1);
-      }
+      });
     }
     sweep(body_b.es, s0, s1);
     for (int eb = 0; eb < b.num_edges(); ++eb) {
       if (!b_edge_ok[eb] || !overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
-      for (int ea = 0; ea < a.num_edges(); ++ea) {
-        if (!a_edge_ok[ea] || !overlap(ae[ea], centers[eb], radii[eb], pad)) continue;
+      a_edges.for_overlapping(body_a.es, centers[eb], radii[eb], pad, [&](int ea) {
+        if (!a_edge_ok[ea]) return;
         ++result.candidate_pairs;
         solver.edge_edge(ea, eb, s0, s1);
-      }
+      });
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
