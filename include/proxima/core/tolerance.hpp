@@ -97,9 +97,10 @@ inline constexpr double kLpInfeasibilityTolerance = 1e-10;
 /// ill-conditioned bases; larger saves O(m^3) work, smaller costs it without much gain.
 inline constexpr int kLpRefactorInterval = 64;
 /// Simplex: default iteration (pivot) cap for one solve, both phases together. Reaching it is
-/// Status::iteration_limit, never a silent answer. Bland's rule takes a few times (rows + columns)
-/// pivots on the polytope LPs (bench/lp_bench reports pivots per query); this is far above that
-/// for every size the tests and benchmarks use (up to 2 x 4096 points).
+/// Status::iteration_limit, never a silent answer. The polytope LPs take far fewer pivots than
+/// rows + columns (bench/lp_bench/RESULTS.md: 6-9 per 3-D intersection with the default pricing,
+/// 10-53 with Bland's rule, at 8..4096 points per set); this is far above that for every size the
+/// tests and benchmarks use. Smaller risks iteration_limit on large sets; larger only delays it.
 inline constexpr int kLpMaxIterations = 50000;
 /// Simplex, Dantzig pricing with Bland fallback: after this many consecutive degenerate pivots
 /// the solver prices by Bland's rule until the objective strictly decreases again (which makes

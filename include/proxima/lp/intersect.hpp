@@ -68,7 +68,9 @@ struct LpIntersectResult {
 /// Status: converged; iteration_limit when options.simplex.max_iterations stopped it (then
 /// intersect is false and uncertified); degenerate_input as above or on a singular basis.
 /// Cost: phase one of the simplex method on an (n+2) x (|A|+|B|) LP, O((n+2)(|A|+|B|)) per
-/// pivot; the number of pivots grows about linearly with |A| + |B| (bench/lp_bench).
+/// pivot. Pivots per query are nearly flat in |A| + |B| (3-D: 6-9 from 8 to 4096 points per set
+/// with the default pricing, 10-53 with Bland's; bench/lp_bench/RESULTS.md), not linear as the
+/// seed expects; a warm start on a slowly moving pair needs 0.3-4.
 /// Allocation: the result vectors only; the LP lives in the workspace.
 /// Throws InvalidInput naming "points_a" or "points_b" for n = 0, mismatched dimensions or a
 /// NaN/Inf coordinate ("points_a[col][row]").
