@@ -50,6 +50,21 @@ void SimplexWorkspace::reserve(int rows, int cols) {
   }
   const auto columns = static_cast<std::size_t>(rows) + static_cast<std::size_t>(cols) + 1;
   if (is_basic_.size() < columns) is_basic_.resize(columns);
+  // A^T and the equilibrated copies (solve() grows them the same way).
+  if (at_.rows() < cols || at_.cols() < rows) {
+    at_.resize(std::max<Eigen::Index>(cols, at_.rows()), std::max<Eigen::Index>(rows, at_.cols()));
+  }
+  if (scaled_a_.rows() < rows || scaled_a_.cols() < cols) {
+    scaled_a_.resize(std::max<Eigen::Index>(rows, scaled_a_.rows()), std::max<Eigen::Index>(cols, scaled_a_.cols()));
+  }
+  if (row_scale_.size() < rows) {
+    row_scale_.resize(rows);
+    scaled_b_.resize(rows);
+  }
+  if (col_scale_.size() < cols) {
+    col_scale_.resize(cols);
+    scaled_c_.resize(cols);
+  }
 }
 
 namespace {

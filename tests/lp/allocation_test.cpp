@@ -37,8 +37,7 @@ TEST(LpAllocation, SolveOnASizedWorkspaceDoesNotAllocate) {
   const Eigen::VectorXd infeasible_b = Eigen::VectorXd::Constant(m, 1e3).cwiseProduct(a.col(1).cwiseSign());
   const Eigen::VectorXd moved_b = b + 0.1 * a.col(0);
   const Eigen::VectorXd no_costs;
-  SimplexWorkspace ws(m, n);
-  solve(a, b, c, ws);  // sizes the workspace (A^T, scaled copies)
+  SimplexWorkspace ws(m, n);  // reserve() sizes everything: no warm-up solve needed
   {
     const long before = g_allocations.load();
     const Eigen::VectorXd probe = Eigen::VectorXd::Zero(m + n);
