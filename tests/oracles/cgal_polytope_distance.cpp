@@ -5,7 +5,7 @@
 // difference vector y (3 entries). Constraints: sum lambda_i a_i - sum mu_j b_j - y = 0,
 // sum lambda = 1, sum mu = 1. Objective: y.y. (CGAL's own Polytope_distance_d wraps the same
 // problem, but its fixed pricing strategy did not terminate on a random 32 + 32 point case of
-// polytope_intersect_test; stating the program here keeps the solver's defaults, which did.)
+// polytope_intersect_test; stating the program here lets us choose Bland's rule.)
 #ifdef PROXIMA_HAVE_CGAL
 
 #include "oracles/cgal_polytope_distance.hpp"
@@ -84,7 +84,11 @@ ExactDistance cgal_polytope_distance(std::span<const Vec3> points_a, std::span<c
   }
   qp.set_b(3, 1);
   qp.set_b(4, 1);
-  const Solution s = CGAL::solve_quadratic_program(qp, CGAL::Gmpzf());
+  // Bland's rule: the nasty cases (duplicate and coplanar points, a witness on a face) make the
+  // program degenerate, and the default Dantzig pricing did not terminate on one of them.
+  CGAL::Quadratic_program_options options;
+  options.set_pricing_strategy(CGAL::QP_BLAND);
+  const Solution s = CGAL::solve_quadratic_program(qp, CGAL::Gmpzf(), options);
   if (!s.is_optimal()) throw std::logic_error("cgal_polytope_distance: QP not solved to optimality");
 
   detail::Rational squared;

@@ -55,6 +55,20 @@ bool full_dimensional(const std::vector<HullPoint>& pts) {
   return false;
 }
 
+// The extreme points of a point set (conv(A) - conv(B) = conv(ext A - ext B), so only these need
+// differencing): the hull's vertices when the set is full-dimensional, else all points.
+std::vector<HullPoint> extreme_points(std::span<const Vec3> points) {
+  std::vector<HullPoint> pts;
+  pts.reserve(points.size());
+  for (const Vec3& p : points) pts.emplace_back(p.x(), p.y(), p.z());
+  if (!full_dimensional(pts)) return pts;
+  Mesh hull;
+  CGAL::convex_hull_3(pts.begin(), pts.end(), hull);
+  std::vector<HullPoint> out;
+  for (const Mesh::Vertex_index v : hull.vertices()) out.push_back(hull.point(v));
+  return out;
+}
+
 }  // namespace
 
 ExactPenetration minkowski_penetration(std::span<const Vec3> points_a, std::span<const Vec3> points_b,
@@ -62,12 +76,14 @@ ExactPenetration minkowski_penetration(std::span<const Vec3> points_a, std::span
   if (points_a.empty() || points_b.empty()) {
     throw std::invalid_argument("minkowski_penetration: empty point set");
   }
+  const std::vector<HullPoint> ext_a = extreme_points(points_a);
+  const std::vector<HullPoint> ext_b = extreme_points(points_b);
   std::vector<HullPoint> diff;
-  diff.reserve(points_a.size() * points_b.size());
-  for (const Vec3& a : points_a) {
-    for (const Vec3& b : points_b) {
-      // Differences formed in exact arithmetic: a - b of two doubles need not be a double.
-      diff.emplace_back(FT(a.x()) - FT(b.x()), FT(a.y()) - FT(b.y()), FT(a.z()) - FT(b.z()));
+  diff.reserve(ext_a.size() * ext_b.size());
+  for (const HullPoint& a : ext_a) {
+    for (const HullPoint& b : ext_b) {
+      // Exact (lazy) differences: a - b of two doubles need not be a double.
+      diff.push_back(CGAL::ORIGIN + (a - b));
     }
   }
 

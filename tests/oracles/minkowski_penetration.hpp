@@ -9,8 +9,9 @@
 // translating B by depth * n brings the shapes into touching contact (proxima's convention: from
 // A towards B). All comparisons are exact; only the reported numbers are rounded.
 //
-// Cost: |A| * |B| points into an exact hull: fine for up to a few thousand differences, slow
-// beyond (use |A|, |B| <= 32 in sweeps). Shares no code with proxima (it is the independent
+// Cost: each set is first reduced to its hull vertices (conv A - conv B = conv(ext A - ext B)),
+// then |ext A| * |ext B| points go into an exact hull: fine up to a few thousand differences,
+// slow beyond (use |A|, |B| <= 32 in sweeps). Shares no code with proxima (it is the independent
 // check of gjk::penetration).
 #pragma once
 
