@@ -160,7 +160,9 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.lower_bound = plane;
       run.lower_bound_direction = d / dn;
     }
-    if (mode == GjkMode::intersect && run.lower_bound > margin) {
+    // Separated only beyond the contact band that distance() also counts as touching, so the two
+    // queries agree on touching pairs.
+    if (mode == GjkMode::intersect && run.lower_bound > margin + std::sqrt(contact_sq)) {
       run.separated = true;
       run.status = Status::converged;
       run.detail = Detail::separating_axis;
@@ -212,8 +214,7 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
   }
   if (run.status == Status::iteration_limit && vv <= contact_sq) run.contact = true;
   // Converged without separating: |v| and the lower bound agree, so decide on |v|.
-  if (mode == GjkMode::intersect && !run.separated && !run.contact &&
-      run.status != Status::iteration_limit && run.lower_bound <= margin) {
+  if (mode == GjkMode::intersect && !run.separated && !run.contact && run.status != Status::iteration_limit) {
     run.contact = true;
   }
   return run;

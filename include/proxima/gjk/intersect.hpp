@@ -10,7 +10,8 @@ namespace proxima::gjk {
 ///
 /// Runs the GJK loop of distance() on the cores in A's frame but stops as soon as the answer is
 /// decided (seed 003, algorithm 2):
-///  - separated: a support plane proves min over A-B of d.z > margins for a direction d. The
+///  - separated: a support plane proves min over A-B of d.z > margins + sqrt(absolute_tolerance)
+///    * scale for a direction d (beyond the band distance() reports as touching). The
 ///    certificate `separating_axis` (world, unit) satisfies max over A of axis.x < min over B of
 ///    axis.x; detail separating_axis.
 ///  - overlap: the simplex encloses the origin, or |v| <= margins (rounded shapes) or |v|^2 <=
