@@ -253,7 +253,8 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
 ///    (degenerate_input, no_progress) or on max_iterations (iteration_limit). In every stopped case
 ///    the answer is the current nearest face: a lower bound on the depth with matching witnesses.
 /// Cost: the GJK run plus one support call and a flood fill per EPA iteration; a box pair takes
-/// about 10-30 iterations. No heap allocation; the hull (about 60 KB) is a local or `workspace`.
+/// about 10 iterations in all (GJK + EPA, random overlapping box pairs), smooth shapes about 50.
+/// No heap allocation; the hull (about 60 KB) is a local or `workspace`.
 /// `iterations` counts GJK and EPA iterations together.
 template <SupportMap A, SupportMap B, int MaxVertices, int MaxFaces>
 PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
