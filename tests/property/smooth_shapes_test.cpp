@@ -265,8 +265,8 @@ TEST(PropertySmoothShapes, EveryFamilyPairAgainstSamplingBounds) {
 
 TEST(PropertySmoothShapes, PenetrationIsTheMinimalOverlap) {
   constexpr std::uint64_t kSeed = 1234;
-  constexpr int kCases = 150;
-  constexpr int kStarts = 12;
+  constexpr int kCases = 100;
+  constexpr int kStarts = 8;
   // EPA on curved shapes stops on its own tolerance against a polytope approximation: demand
   // the depth to this fraction of the size.
   constexpr double kSmoothDepthTolerance = 1e-6;
