@@ -131,6 +131,8 @@ class Implementation {
 std::vector<std::unique_ptr<Implementation>> make_proxima();
 /// proxima through query:: on AnyConvex (the runtime boundary); empty without the query layer.
 std::vector<std::unique_ptr<Implementation>> make_proxima_query();
+/// proxima's LP collision test (lp::intersect) on polytopes; empty without the lp layer.
+std::vector<std::unique_ptr<Implementation>> make_proxima_lp();
 std::vector<std::unique_ptr<Implementation>> make_libccd();
 std::vector<std::unique_ptr<Implementation>> make_fcl();
 std::vector<std::unique_ptr<Implementation>> make_bullet();

@@ -169,16 +169,14 @@ class Output {
                 "cold_ns", "proxima/impl", "wrong/total", "max_err");
   }
 
-  /// Wrong answers proxima gave so far (for --check).
+  /// Wrong answers proxima (any proxima_* row) gave so far (for --check).
   int proxima_wrong = 0;
 
   void add(const std::vector<Row>& rows) {
     double proxima_ns = kNaN;
     for (const Row& r : rows) {
-      if (r.implementation == "proxima") {
-        proxima_ns = r.median_ns;
-        proxima_wrong += r.wrong;
-      }
+      if (r.implementation == "proxima") proxima_ns = r.median_ns;
+      if (r.implementation.rfind("proxima", 0) == 0) proxima_wrong += r.wrong;  // and its variants
     }
     for (Row r : rows) {
       r.ratio = proxima_ns / r.median_ns;
@@ -293,7 +291,7 @@ int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const int cpu = pin_cpu(o.pin);
   std::vector<std::unique_ptr<Implementation>> impls;
-  for (auto* factory : {&make_proxima, &make_proxima_query, &make_libccd, &make_fcl, &make_bullet}) {
+  for (auto* factory : {&make_proxima, &make_proxima_query, &make_proxima_lp, &make_libccd, &make_fcl, &make_bullet}) {
     for (auto& impl : factory()) {
       if (o.impl_filter.empty() || impl->name().find(o.impl_filter) != std::string::npos ||
           impl->name() == "proxima") {
