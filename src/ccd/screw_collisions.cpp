@@ -267,7 +267,9 @@ class Solver {
     };
     auto bounds = [&](double lo, double hi, double& b1, double& b2) {
       const double h = (hi - lo) / 2;
-      const double reach = (screw_.apply(qb, (lo + hi) / 2) - pa).norm() + speed * h;
+      Vec3 q, e;
+      motion((lo + hi) / 2, q, e);
+      const double reach = (q - pa).norm() + speed * h;
       b1 = la * (speed * lb + reach * theta * lb_perp);
       b2 = la * (theta * theta * r0 * lb + 2 * speed * theta * lb_perp + reach * theta * theta * lb_perp);
     };
@@ -424,50 +426,112 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   const SortedSpheres a_vertices(body_a.vs), a_edges(body_a.es), a_faces(body_a.fs);
   Solver solver(body_a, body_b, screw, options, scale);
-  std::vector<Vec3> centers;
-  std::vector<double> radii;
-  // Moves B's feature spheres to the middle of slab [s0, s1] and grows them by the distance any of
-  // their points can travel in half a slab.
-  auto sweep = [&](const std::vector<FeatureSphere>& spheres, double s0, double s1) {
+  // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
+  // per slab.
+  auto growth_of = [&](const std::vector<FeatureSphere>& spheres) {
+    std::vector<double> g(spheres.size());
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
+    }
+    return g;
+  };
+  const std::vector<double> face_growth = growth_of(body_b.fs), vertex_growth = growth_of(body_b.vs),
+                            edge_growth = growth_of(body_b.es);
+  // Axis distances of B's edge starts (for the edge speed bound) and speeds of the vertices.
+  // Per edge of B: speed bound of its points, speed of its start, |v x d| (constant).
+  std::vector<double> edge_speed(b.num_edges()), edge_start_speed(b.num_edges()), edge_perp(b.num_edges());
+  for (int e = 0; e < b.num_edges(); ++e) {
+    const mesh::Edge& ed = b.edge(e);
+    const double r0 = screw.axis_distance(body_b.v[ed.v0]);
+    const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
+    edge_speed[e] = screw.speed(r0 + d.norm());
+    edge_start_speed[e] = screw.speed(r0);
+    edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
+  }
+  std::vector<double> a_vertex_speed(a.num_vertices());
+  for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
+  std::vector<Vec3> centers, b_mid, b_normal_mid;
+  std::vector<double> radii, b_offset_mid;
+  // Moves B's feature spheres to the middle of slab [s0, s1] (one pose for the slab) and grows them
+  // by the distance any of their points can travel in half a slab.
+  auto sweep = [&](const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth, const Pose& mid_pose,
+                   double half) {
     centers.resize(spheres.size());
     radii.resize(spheres.size());
-    const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-      centers[i] = screw.apply(spheres[i].center, mid);
-      radii[i] = spheres[i].radius + screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius) * half;
+      centers[i] = mid_pose.apply(spheres[i].center);
+      radii[i] = spheres[i].radius + growth[i] * half;
     }
   };
+  // Cheap exclusions before root isolation, all on B's geometry placed once per slab at its middle
+  // (no trigonometry per pair). Each drops a pair only when its contact function cannot vanish in
+  // the slab: |f(mid)| exceeds the slope bound times the half width plus a margin (pad, or
+  // la lb pad for the edge triple product) that dwarfs the rounding of either evaluation.
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
+    const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
+    const Pose mid_pose = screw.pose(mid);
     // Bounding-sphere early out for the whole bodies.
     {
-      const double half = (s1 - s0) / 2;
-      const Vec3 c = screw.apply(body_b.whole.center, (s0 + s1) / 2);
+      const Vec3 c = mid_pose.apply(body_b.whole.center);
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    sweep(body_b.fs, s0, s1);
+    b_mid.resize(body_b.v.size());
+    for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+    b_normal_mid.resize(body_b.n.size());
+    b_offset_mid.resize(body_b.n.size());
+    for (std::size_t f = 0; f < body_b.n.size(); ++f) {
+      b_normal_mid[f] = mid_pose.rotate(body_b.n[f]);
+      b_offset_mid[f] = body_b.d[f] + b_normal_mid[f].dot(mid_pose.translation());
+    }
+    sweep(body_b.fs, face_growth, mid_pose, half);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
       if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
       a_vertices.for_overlapping(body_a.vs, centers[fb], radii[fb], pad, [&](int va) {
+        const double f_mid = b_normal_mid[fb].dot(body_a.v[va]) - b_offset_mid[fb];
+        const double reach = a_vertex_speed[va] * half;
+        if (std::abs(f_mid) > reach + pad) return;
+        // The solver's own coarse inside-face test, on the whole slab: at a reported root the
+        // vertex is within pad of the face, and it is within reach of its slab-middle place.
+        if (!inside_face(body_b, fb, mid_pose.apply_inverse(body_a.v[va]), pad + reach, true)) return;
         ++result.candidate_pairs;
         solver.vertex_face(va, fb, s0, s1);
       });
     }
-    sweep(body_b.vs, s0, s1);
+    sweep(body_b.vs, vertex_growth, mid_pose, half);
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
       if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
       a_faces.for_overlapping(body_a.fs, centers[vb], radii[vb], pad, [&](int fa) {
         if (!a_face_back[fa]) return;
+        const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
+        const double reach = vertex_growth[vb] * half;
+        if (std::abs(f_mid) > reach + pad) return;
+        if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
         ++result.candidate_pairs;
         solver.face_vertex(fa, vb, s0, s1);
       });
     }
-    sweep(body_b.es, s0, s1);
+    sweep(body_b.es, edge_growth, mid_pose, half);
     for (int eb = 0; eb < b.num_edges(); ++eb) {
       if (!b_edge_ok[eb] || !overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
+      const mesh::Edge& edge_b = b.edge(eb);
+      const Vec3& qb = b_mid[edge_b.v0];
+      const Vec3 db = b_mid[edge_b.v1] - qb;
       a_edges.for_overlapping(body_a.es, centers[eb], radii[eb], pad, [&](int ea) {
         if (!a_edge_ok[ea]) return;
+        // A reported EE contact has its segments within ~2 feature tolerances at the root, and
+        // B's edge moves at most edge_speed * half from the slab middle.
+        const mesh::Edge& edge_a = a.edge(ea);
+        const Vec3& pa = body_a.v[edge_a.v0];
+        const Vec3 da = body_a.v[edge_a.v1] - pa;
+        if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
+        // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab.
+        const double la = da.norm(), lb = db.norm();
+        const Vec3 w = qb - pa;
+        const double reach = w.norm() + edge_start_speed[eb] * half;
+        const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
+        if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
         ++result.candidate_pairs;
         solver.edge_edge(ea, eb, s0, s1);
       });

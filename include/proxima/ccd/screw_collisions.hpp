@@ -116,8 +116,11 @@ struct ScrewResult {
 /// work; properness then uses the faces present.
 /// Throws InvalidInput: "rotation" when the relative (or A's own) rotation is at or beyond pi
 /// (see decompose), "method" for ScrewMethod::raster, an options field name for a bad option.
-/// Cost: O(K (V_a F_b + F_a V_b + E_a E_b)) sphere tests for K time slabs, plus a few dozen
-/// function evaluations per surviving pair.
+/// Cost: O(K (V_a F_b + F_a V_b + E_a E_b)) sphere tests for K time slabs in the worst case (a
+/// sorted sweep over A's features prunes most), then per surviving pair a few flops of exclusion
+/// tests on B placed once per slab (plane / triple-product slope bounds, inside-face, segment
+/// distance), and a few dozen function evaluations per pair that passes them. Measured with
+/// tools/ccd_timing.
 ScrewResult screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                              const Pose& b_start, const Pose& b_end, const ScrewOptions& options = {});
 
