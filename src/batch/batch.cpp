@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+#include <proxima/batch/batch.hpp>
+
+#include "batch/thread_pool.hpp"
+
+#include <proxima/core/error.hpp>
+#include <proxima/core/tolerance.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+namespace proxima::batch {
+
+namespace {
+
+constexpr std::size_t kQuaternionRow = 7;
+constexpr std::size_t kMatrixRow = 16;
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+bool all_finite(const double* p, std::size_t n) {
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(p[k])) return false;
+  }
+  return true;
+}
+
+// Element i of a raw layout as a Pose; throws InvalidInput (field names inside the pose).
+Pose convert(PoseLayout layout, const double* row) {
+  if (layout == PoseLayout::quaternion) {
+    const Vec3 t(row[0], row[1], row[2]);
+    require_finite("translation", t);
+    return Pose::from_quaternion(row[3], row[4], row[5], row[6], t);
+  }
+  Mat3 r;
+  Vec3 t;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) r(i, j) = row[4 * i + j];
+    t[i] = row[4 * i + 3];
+  }
+  require_finite("translation", t);
+  constexpr int kLastRow = 12;
+  if (!(row[kLastRow] == 0.0 && row[kLastRow + 1] == 0.0 && row[kLastRow + 2] == 0.0 && row[kLastRow + 3] == 1.0)) {
+    throw InvalidInput("matrix", "last row must be [0, 0, 0, 1], got [" + format_number(row[kLastRow]) + ", " +
+                                     format_number(row[kLastRow + 1]) + ", " + format_number(row[kLastRow + 2]) +
+                                     ", " + format_number(row[kLastRow + 3]) + "]");
+  }
+  return Pose::from_matrix(r, t);
+}
+
+std::size_t row_size(PoseLayout layout) { return layout == PoseLayout::quaternion ? kQuaternionRow : kMatrixRow; }
+
+std::string indexed(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
+
+void check_length(const char* field, std::size_t size, std::size_t expected, std::size_t n) {
+  if (size != 0 && size != expected) {
+    throw InvalidInput(field, "has " + std::to_string(size) + " entries, expected " + std::to_string(expected) +
+                                  (expected == n ? " (the batch size)" : " (3 x the batch size)") +
+                                  " or 0 (not wanted)");
+  }
+}
+
+void put3(std::span<double> out, std::size_t i, const Vec3& v) {
+  if (out.empty()) return;
+  out[3 * i] = v.x();
+  out[3 * i + 1] = v.y();
+  out[3 * i + 2] = v.z();
+}
+template <class T, class V>
+void put(std::span<T> out, std::size_t i, V v) {
+  if (!out.empty()) out[i] = static_cast<T>(v);
+}
+
+void write(const IntersectOutputs& o, std::size_t i, const IntersectResult& r) {
+  put(o.intersect, i, r.intersect ? 1 : 0);
+  put3(o.separating_axis, i, r.separating_axis);
+  put(o.iterations, i, r.iterations);
+  put(o.status, i, static_cast<std::uint8_t>(r.status));
+  put(o.detail, i, static_cast<std::uint8_t>(r.detail));
+}
+void write(const DistanceOutputs& o, std::size_t i, const DistanceResult& r) {
+  put(o.distance, i, r.distance);
+  put(o.intersect, i, r.intersect ? 1 : 0);
+  put3(o.point_a, i, r.point_a);
+  put3(o.point_b, i, r.point_b);
+  put3(o.normal, i, r.normal);
+  put(o.gap, i, r.gap);
+  put(o.iterations, i, r.iterations);
+  put(o.status, i, static_cast<std::uint8_t>(r.status));
+  put(o.detail, i, static_cast<std::uint8_t>(r.detail));
+}
+void write(const PenetrationOutputs& o, std::size_t i, const PenetrationResult& r) {
+  put(o.intersect, i, r.intersect ? 1 : 0);
+  put(o.depth, i, r.depth);
+  put3(o.normal, i, r.normal);
+  put3(o.point_a, i, r.point_a);
+  put3(o.point_b, i, r.point_b);
+  put(o.iterations, i, r.iterations);
+  put(o.status, i, static_cast<std::uint8_t>(r.status));
+  put(o.detail, i, static_cast<std::uint8_t>(r.detail));
+}
+
+void check_outputs(const IntersectOutputs& o, std::size_t n) {
+  check_length("out.intersect", o.intersect.size(), n, n);
+  check_length("out.separating_axis", o.separating_axis.size(), 3 * n, n);
+  check_length("out.iterations", o.iterations.size(), n, n);
+  check_length("out.status", o.status.size(), n, n);
+  check_length("out.detail", o.detail.size(), n, n);
+}
+void check_outputs(const DistanceOutputs& o, std::size_t n) {
+  check_length("out.distance", o.distance.size(), n, n);
+  check_length("out.intersect", o.intersect.size(), n, n);
+  check_length("out.point_a", o.point_a.size(), 3 * n, n);
+  check_length("out.point_b", o.point_b.size(), 3 * n, n);
+  check_length("out.normal", o.normal.size(), 3 * n, n);
+  check_length("out.gap", o.gap.size(), n, n);
+  check_length("out.iterations", o.iterations.size(), n, n);
+  check_length("out.status", o.status.size(), n, n);
+  check_length("out.detail", o.detail.size(), n, n);
+}
+void check_outputs(const PenetrationOutputs& o, std::size_t n) {
+  check_length("out.intersect", o.intersect.size(), n, n);
+  check_length("out.depth", o.depth.size(), n, n);
+  check_length("out.normal", o.normal.size(), 3 * n, n);
+  check_length("out.point_a", o.point_a.size(), 3 * n, n);
+  check_length("out.point_b", o.point_b.size(), 3 * n, n);
+  check_length("out.iterations", o.iterations.size(), n, n);
+  check_length("out.status", o.status.size(), n, n);
+  check_length("out.detail", o.detail.size(), n, n);
+}
+
+// The common driver: validates, cuts [0, n) into `threads` static chunks, answers each element
+// with query(a_i, pose_a_i, b_i, pose_b_i) and writes it; invalid poses per policy.
+template <class Result, class Outputs, class Query>
+void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+               const PoseArray& pose_b, const Outputs& out, const BatchOptions& options, const Query& query) {
+  const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
+  check_outputs(out, n);
+  const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(options)), n));
+  std::vector<std::size_t> first_bad(static_cast<std::size_t>(threads), kNone);  // one slot per chunk
+  detail::run_parallel(threads, [&](int chunk) {
+    const std::size_t k = static_cast<std::size_t>(chunk);
+    const std::size_t t = static_cast<std::size_t>(threads);
+    const std::size_t begin = k * n / t;
+    const std::size_t end = (k + 1) * n / t;
+    Pose pa;
+    Pose pb;
+    for (std::size_t i = begin; i < end; ++i) {
+      const bool ok_a = pose_a.get(pose_a.size() == 1 ? 0 : i, pa);
+      const bool ok_b = pose_b.get(pose_b.size() == 1 ? 0 : i, pb);
+      if (!ok_a || !ok_b) {
+        if (first_bad[k] == kNone) first_bad[k] = i;
+        Result bad;
+        bad.status = Status::degenerate_input;
+        bad.detail = Detail::non_finite;
+        write(out, i, bad);
+        continue;
+      }
+      const AnyConvex& sa = a[a.size() == 1 ? 0 : i];
+      const AnyConvex& sb = b[b.size() == 1 ? 0 : i];
+      write(out, i, query(sa, pa, sb, pb));
+    }
+  });
+  if (options.bad_poses == BadPosePolicy::throw_invalid_input) {
+    const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.end());
+    if (bad != kNone) {
+      Pose unused;
+      if (!pose_a.get(pose_a.size() == 1 ? 0 : bad, unused)) (void)pose_a.at(pose_a.size() == 1 ? 0 : bad, "pose_a");
+      (void)pose_b.at(pose_b.size() == 1 ? 0 : bad, "pose_b");
+    }
+  }
+}
+
+}  // namespace
+
+PoseArray PoseArray::quaternions(const double* data, std::size_t count) {
+  PoseArray p;
+  p.layout_ = PoseLayout::quaternion;
+  p.data_ = data;
+  p.count_ = count;
+  return p;
+}
+
+PoseArray PoseArray::matrices(const double* data, std::size_t count) {
+  PoseArray p;
+  p.layout_ = PoseLayout::matrix;
+  p.data_ = data;
+  p.count_ = count;
+  return p;
+}
+
+bool PoseArray::get(std::size_t i, Pose& out) const noexcept {
+  if (layout_ == PoseLayout::objects) {
+    out = objects_[i];
+    return true;
+  }
+  const double* row = data_ + i * row_size(layout_);
+  if (!all_finite(row, row_size(layout_))) return false;
+  try {
+    out = convert(layout_, row);
+    return true;
+  } catch (...) {  // InvalidInput: only on the (already rare) bad element
+    return false;
+  }
+}
+
+Pose PoseArray::at(std::size_t i, const std::string& field) const {
+  if (i >= count_) {
+    throw InvalidInput(field, "index " + std::to_string(i) + " out of range (size " + std::to_string(count_) + ")");
+  }
+  if (layout_ == PoseLayout::objects) return objects_[i];
+  const double* row = data_ + i * row_size(layout_);
+  try {
+    if (!all_finite(row, row_size(layout_))) {
+      std::string values;
+      for (std::size_t k = 0; k < row_size(layout_); ++k) values += (k ? ", " : "") + format_number(row[k]);
+      throw InvalidInput(layout_ == PoseLayout::quaternion ? "[tx, ty, tz, qw, qx, qy, qz]" : "matrix",
+                         "must be finite, got [" + values + "]");
+    }
+    return convert(layout_, row);
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(indexed(field, i), e.what());
+  }
+}
+
+std::size_t batch_size(std::size_t a, std::size_t pose_a, std::size_t b, std::size_t pose_b) {
+  const std::size_t n = std::max({a, pose_a, b, pose_b});
+  const std::pair<const char*, std::size_t> args[] = {{"a", a}, {"pose_a", pose_a}, {"b", b}, {"pose_b", pose_b}};
+  for (const auto& [name, size] : args) {
+    if (size == 0) throw InvalidInput(name, "is empty (a batch argument needs 1 or N entries)");
+    if (size != 1 && size != n) {
+      throw InvalidInput(name, "has " + std::to_string(size) + " entries, expected 1 (broadcast) or " +
+                                   std::to_string(n) + " (the batch size)");
+    }
+  }
+  return n;
+}
+
+int resolved_threads(const BatchOptions& options) {
+  if (options.threads < 0 || options.threads > kMaxBatchThreads) {
+    throw InvalidInput("threads", "must be in [0, " + std::to_string(kMaxBatchThreads) + "] (0 = all cores), got " +
+                                      std::to_string(options.threads));
+  }
+  if (options.threads > 0) return options.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+void intersect(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+               const PoseArray& pose_b, const IntersectOutputs& out, const BatchOptions& options) {
+  run_batch<IntersectResult>(a, pose_a, b, pose_b, out, options,
+      [&](const AnyConvex& sa, const Pose& pa, const AnyConvex& sb, const Pose& pb) {
+                               return scalar_intersect(sa, pa, sb, pb, options.gjk);
+                             });
+}
+
+void distance(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+              const PoseArray& pose_b, const DistanceOutputs& out, const BatchOptions& options) {
+  run_batch<DistanceResult>(a, pose_a, b, pose_b, out, options,
+      [&](const AnyConvex& sa, const Pose& pa, const AnyConvex& sb, const Pose& pb) {
+                              return scalar_distance(sa, pa, sb, pb, options.gjk);
+                            });
+}
+
+void penetration(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                 const PoseArray& pose_b, const PenetrationOutputs& out, const BatchOptions& options) {
+  run_batch<PenetrationResult>(
+      a, pose_a, b, pose_b, out, options,
+      [&](const AnyConvex& sa, const Pose& pa, const AnyConvex& sb, const Pose& pb) {
+        return scalar_penetration(sa, pa, sb, pb, options.epa);
+      });
+}
+
+IntersectBatch intersect(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                         const PoseArray& pose_b, const BatchOptions& options) {
+  const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
+  IntersectBatch r{std::vector<std::uint8_t>(n), std::vector<double>(3 * n), std::vector<std::int32_t>(n),
+                   std::vector<std::uint8_t>(n), std::vector<std::uint8_t>(n)};
+  intersect(a, pose_a, b, pose_b, IntersectOutputs{r.intersect, r.separating_axis, r.iterations, r.status, r.detail},
+            options);
+  return r;
+}
+
+DistanceBatch distance(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                       const PoseArray& pose_b, const BatchOptions& options) {
+  const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
+  DistanceBatch r{std::vector<double>(n),     std::vector<std::uint8_t>(n),  std::vector<double>(3 * n),
+                  std::vector<double>(3 * n), std::vector<double>(3 * n),    std::vector<double>(n),
+                  std::vector<std::int32_t>(n), std::vector<std::uint8_t>(n), std::vector<std::uint8_t>(n)};
+  distance(a, pose_a, b, pose_b,
+           DistanceOutputs{r.distance, r.intersect, r.point_a, r.point_b, r.normal, r.gap, r.iterations, r.status,
+                           r.detail},
+           options);
+  return r;
+}
+
+PenetrationBatch penetration(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                             const PoseArray& pose_b, const BatchOptions& options) {
+  const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
+  PenetrationBatch r{std::vector<std::uint8_t>(n), std::vector<double>(n),        std::vector<double>(3 * n),
+                     std::vector<double>(3 * n),   std::vector<double>(3 * n),    std::vector<std::int32_t>(n),
+                     std::vector<std::uint8_t>(n), std::vector<std::uint8_t>(n)};
+  penetration(a, pose_a, b, pose_b,
+              PenetrationOutputs{r.intersect, r.depth, r.normal, r.point_a, r.point_b, r.iterations, r.status,
+                                 r.detail},
+              options);
+  return r;
+}
+
+}  // namespace proxima::batch
