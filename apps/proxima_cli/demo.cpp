@@ -59,7 +59,19 @@ constexpr const char* kDemoScene = R"json({
     {"id": "box-cylinder-hit", "kind": "intersect", "a": "cube", "b": "drum",
      "pose_b": {"translation": [0.9, 0.5, 0]}},
     {"id": "box-cylinder-miss", "kind": "intersect", "a": "cube", "b": "drum",
-     "pose_b": {"translation": [1.5, 0.5, 0]}}
+     "pose_b": {"translation": [1.5, 0.5, 0]}},
+    {"id": "toi-spheres", "kind": "toi_translate", "a": "ball", "b": "ball2",
+     "pose_b": {"translation": [5, 0, 0]}, "velocity_a": [1, 0, 0], "velocity_b": [-1, 0, 0], "t_max": 3},
+    {"id": "toi-box-capsule", "kind": "toi_translate", "a": "cube", "b": "pill",
+     "pose_b": {"translation": [0, 4, 0], "euler_xyz": [1.5707963267948966, 0, 0]}, "velocity_b": [0, -2, 0], "t_max": 2},
+    {"id": "lp-4d-segments", "kind": "lp_intersect",
+     "points_a": [[0,0,0,0],[1,0,0,0]], "points_b": [[0.5,0,0,0],[2,2,2,2]]},
+    {"id": "lp-polytopes-apart", "kind": "lp_intersect", "a": "rock", "b": "gem",
+     "pose_b": {"translation": [2.5, 1, 0.5]}},
+    {"id": "lp-polytopes-overlap", "kind": "lp_intersect", "a": "rock", "b": "gem",
+     "pose_b": {"translation": [0.9, 0.3, 0.2]}},
+    {"id": "lp-tetra-in-octa", "kind": "lp_contains", "a": "rock", "b": "gem",
+     "pose_a": {"translation": [-0.2, -0.2, -0.2]}, "pose_b": {"euler_xyz": [0, 0, 0.3]}}
   ]
 })json";
 

@@ -1,11 +1,81 @@
 // SPDX-License-Identifier: MIT
 #include "scene/build.hpp"
 
+#include <proxima/core/error.hpp>
+
+#include <type_traits>
+#include <vector>
+
 namespace proxima::scene {
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+// Builds the shape itself (without its own "pose"); library errors escape as InvalidInput with
+// the library's field name, which build_convex prefixes with the spec's path.
+AnyConvex build_bare(const ShapeSpec& spec) {
+  return std::visit(
+      Overloaded{
+          [](const SphereSpec& s) -> AnyConvex { return Sphere(s.radius); },
+          [](const BoxSpec& s) -> AnyConvex { return Box(s.half_extents); },
+          [](const CapsuleSpec& s) -> AnyConvex { return Capsule(s.radius, s.half_length); },
+          [](const CylinderSpec& s) -> AnyConvex { return Cylinder(s.radius, s.half_height); },
+          [](const ConeSpec& s) -> AnyConvex { return Cone(s.radius, s.half_height); },
+          [](const EllipsoidSpec& s) -> AnyConvex { return Ellipsoid(s.semiaxes); },
+          [](const PolytopeSpec& s) -> AnyConvex { return Polytope(std::span<const Vec3>(s.vertices)); },
+          [](const SuperquadricSpec& s) -> AnyConvex { return Superquadric(s.semiaxes, s.exponents); },
+          [](const MinkowskiSpec& s) -> AnyConvex {
+            return AnyConvex::minkowski(build_convex(s.operands.at(0)), build_convex(s.operands.at(1)));
+          },
+          [](const HullSpec& s) -> AnyConvex {
+            std::vector<AnyConvex> of;
+            of.reserve(s.of.size());
+            for (const ShapeSpec& member : s.of) of.push_back(build_convex(member));
+            return AnyConvex::hull(std::move(of));
+          },
+          [&spec](const auto&) -> AnyConvex {
+            throw InvalidInput(spec.path, "a " + spec.type + " has no support mapping, so GJK/EPA cannot use it");
+          },
+      },
+      spec.value);
+}
+
+}  // namespace
+
+AnyConvex build_convex(const ShapeSpec& spec) {
+  try {
+    AnyConvex shape = build_bare(spec);
+    if (spec.pose) shape = AnyConvex::transformed(std::move(shape), *spec.pose);
+    return shape;
+  } catch (const InvalidInput& e) {
+    // Already named by a nested spec's path (operands), or by this spec itself.
+    if (e.field().rfind("shapes.", 0) == 0) throw;
+    std::string message = e.what();
+    const std::string prefix = e.field() + ": ";
+    if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+    throw InvalidInput(spec.path + "." + e.field(), message);
+  }
+}
 
 BuiltShape build_shape(const ShapeSpec& spec, const std::string& /*base_dir*/) {
   BuiltShape built;
   built.spec = &spec;
+  const bool has_support = !std::holds_alternative<HyperquadricSpec>(spec.value) &&
+                           !std::holds_alternative<ImplicitSpec>(spec.value) &&
+                           !std::holds_alternative<HalfspaceSpec>(spec.value) &&
+                           !std::holds_alternative<MeshSpec>(spec.value);
+  try {
+    if (has_support) built.convex = build_convex(spec);
+  } catch (const InvalidInput& e) {
+    built.error = e.what();
+  } catch (const std::exception& e) {
+    built.error = spec.path + ": cannot be built: " + e.what();
+  }
   return built;
 }
 

@@ -5,17 +5,28 @@
 
 #include "scene/spec.hpp"
 
+#include <proxima/shapes/any_convex.hpp>
+
+#include <optional>
 #include <string>
 
 namespace proxima::scene {
 
-/// One named shape, built. `error` is non-empty when it could not be built.
+/// One named shape, built into whichever library forms it has. `error` is non-empty when the
+/// library refused it.
 struct BuiltShape {
   const ShapeSpec* spec = nullptr;
+  /// The support-mapping form (GJK / EPA), for every type except implicit, hyperquadric and mesh.
+  std::optional<AnyConvex> convex;
   std::string error;
 };
 
 /// Builds the library objects for `spec`. Never throws: errors land in BuiltShape::error.
 BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir);
+
+/// The support-mapping form of a spec (compound operands included, with their "pose").
+/// Throws InvalidInput naming the JSON path when the library refuses a value, or when the type
+/// has no support mapping (implicit, hyperquadric, halfspace, mesh).
+AnyConvex build_convex(const ShapeSpec& spec);
 
 }  // namespace proxima::scene

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The LP query kinds through the command: answers decided by hand (membership in the standard
+// tetrahedron x, y, z >= 0, x + y + z <= 1, and in segments), certificates re-checked here on the
+// input points.
+#include "command_support.hpp"
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace proxima::test {
+namespace {
+
+Eigen::VectorXd vec(const nlohmann::json& j) {
+  Eigen::VectorXd v(static_cast<Eigen::Index>(j.size()));
+  for (std::size_t i = 0; i < j.size(); ++i) v[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+  return v;
+}
+
+Eigen::MatrixXd columns(const std::vector<std::vector<double>>& points) {
+  Eigen::MatrixXd m(static_cast<Eigen::Index>(points.front().size()), static_cast<Eigen::Index>(points.size()));
+  for (std::size_t c = 0; c < points.size(); ++c) {
+    for (std::size_t r = 0; r < points[c].size(); ++r) m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = points[c][r];
+  }
+  return m;
+}
+
+// Checks a common-point certificate: convex weights reproducing the same point from both sets.
+void expect_common_point(const nlohmann::json& line, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  ASSERT_TRUE(line["weights_a"].is_array()) << line;
+  const Eigen::VectorXd wa = vec(line["weights_a"]);
+  const Eigen::VectorXd wb = vec(line["weights_b"]);
+  EXPECT_GE(wa.minCoeff(), -1e-12);
+  EXPECT_GE(wb.minCoeff(), -1e-12);
+  EXPECT_NEAR(wa.sum(), 1.0, 1e-12);
+  EXPECT_NEAR(wb.sum(), 1.0, 1e-12);
+  EXPECT_LT((a * wa - b * wb).lpNorm<Eigen::Infinity>(), 1e-9) << line;
+}
+
+// Checks a separating-hyperplane certificate: n.a <= offset <= n.b for every input point.
+void expect_separation(const nlohmann::json& line, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  ASSERT_TRUE(line["separating_normal"].is_array()) << line;
+  const Eigen::VectorXd n = vec(line["separating_normal"]);
+  const double offset = line["separating_offset"].get<double>();
+  EXPECT_NEAR(n.norm(), 1.0, 1e-12);
+  EXPECT_LE((n.transpose() * a).maxCoeff(), offset + 1e-12) << line;
+  EXPECT_GE((n.transpose() * b).minCoeff(), offset - 1e-12) << line;
+}
+
+TEST(CommandLp, IntersectAndContainsWithCertificates) {
+  const CommandResult r = run_proxima("run '" + scene_path("lp.json") + "'");
+  EXPECT_EQ(r.exit_code, 1);  // two deliberately bad queries
+  ASSERT_EQ(r.lines.size(), 8u) << r.out;
+  const Eigen::MatrixXd tetra = columns({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+
+  // (0.5, 0, 0, 0) lies on segment A and is an end of segment B.
+  const auto& meet = r.lines[0];
+  EXPECT_EQ(meet["status"], "ok") << meet;
+  EXPECT_TRUE(meet["intersect"].get<bool>());
+  expect_common_point(meet, columns({{0, 0, 0, 0}, {1, 0, 0, 0}}), columns({{0.5, 0, 0, 0}, {2, 2, 2, 2}}));
+  // Segment A has y = 0, segment B has y >= 1.
+  const auto& apart = r.lines[1];
+  EXPECT_FALSE(apart["intersect"].get<bool>()) << apart;
+  expect_separation(apart, columns({{0, 0}, {1, 0}}), columns({{0, 1}, {1, 2}}));
+  // Tetra shifted by (0.5, 0.5, 0.5) has x + y + z >= 1.5 > 1: apart. Shifted by 0.2: the corner
+  // (0.2, 0.2, 0.2) has sum 0.6 <= 1: overlap.
+  Eigen::MatrixXd shifted = tetra.colwise() + Eigen::Vector3d(0.5, 0.5, 0.5);
+  EXPECT_FALSE(r.lines[2]["intersect"].get<bool>()) << r.lines[2];
+  expect_separation(r.lines[2], tetra, shifted);
+  shifted = tetra.colwise() + Eigen::Vector3d(0.2, 0.2, 0.2);
+  EXPECT_TRUE(r.lines[3]["intersect"].get<bool>()) << r.lines[3];
+  expect_common_point(r.lines[3], tetra, shifted);
+  // Points and shapes together are refused.
+  EXPECT_EQ(r.lines[4]["status"], "error");
+  EXPECT_NE(r.lines[4]["message"].get<std::string>().find("either points_a + points_b or shapes"), std::string::npos);
+  // (0.2, 0.2, 0.2) is inside; (0.5, 0.5, 0.5) (sum 1.5) is not: the second point, index 1.
+  EXPECT_TRUE(r.lines[5]["contains"].get<bool>()) << r.lines[5];
+  const auto& outside = r.lines[6];
+  EXPECT_FALSE(outside["contains"].get<bool>()) << outside;
+  EXPECT_EQ(outside["outside_vertex"], 1);
+  const Eigen::VectorXd n = vec(outside["separating_normal"]);
+  EXPECT_GT(n.dot(Eigen::Vector3d(0.5, 0.5, 0.5)), outside["separating_offset"].get<double>());
+  EXPECT_LE((n.transpose() * tetra).maxCoeff(), outside["separating_offset"].get<double>() + 1e-12);
+  // A sphere is not a vertex set.
+  EXPECT_EQ(r.lines[7]["status"], "error");
+  EXPECT_NE(r.lines[7]["message"].get<std::string>().find("LP queries need polytopes"), std::string::npos) << r.lines[7];
+}
+
+}  // namespace
+}  // namespace proxima::test
+
+namespace proxima::test {
+namespace {
+
+// Time of impact under translation, closed forms: head-on spheres close a gap of
+// 5 - 0.5 - 1.25 = 3.25 at speed 2, so touch at t = 1.625 at x = 1.625 + 0.5 = 2.125.
+// A sphere of radius 0.5 dropped at speed 2 from z = 4 onto the unit cube's top face (z = 1)
+// touches at t = (4 - 0.5 - 1) / 2 = 1.25; with t_max 1 (the default) it does not.
+TEST(CommandToi, TranslationalTimeOfImpactMatchesClosedForms) {
+  const CommandResult r = run_proxima("run '" + scene_path("toi.json") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  ASSERT_EQ(r.lines.size(), 5u) << r.out;
+  const auto& hit = r.lines[0];
+  EXPECT_TRUE(hit["contact"].get<bool>()) << hit;
+  // Contact is declared within kCcdToiDistanceTolerance * scale (6.75e-9) of touching: early by
+  // at most that over the closing speed 2.
+  EXPECT_LE(hit["toi"].get<double>(), 1.625 + 1e-12);
+  EXPECT_GE(hit["toi"].get<double>(), 1.625 - 1e-8);
+  EXPECT_NEAR(hit["point"][0].get<double>(), 2.125, 1e-8);
+  EXPECT_NEAR(hit["normal"][0].get<double>(), 1.0, 1e-9);
+  EXPECT_FALSE(r.lines[1]["contact"].get<bool>()) << r.lines[1];
+  EXPECT_TRUE(r.lines[1]["toi"].is_null()) << r.lines[1];
+  EXPECT_FALSE(r.lines[2]["contact"].get<bool>()) << r.lines[2];
+  EXPECT_FALSE(r.lines[3]["contact"].get<bool>()) << r.lines[3];
+  const auto& drop = r.lines[4];
+  EXPECT_TRUE(drop["contact"].get<bool>()) << drop;
+  EXPECT_LE(drop["toi"].get<double>(), 1.25 + 1e-12);
+  EXPECT_GE(drop["toi"].get<double>(), 1.25 - 1e-8);
+  EXPECT_NEAR(drop["point"][2].get<double>(), 1.0, 1e-8);  // on the top face
+  EXPECT_NEAR(drop["normal"][2].get<double>(), 1.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace proxima::test
