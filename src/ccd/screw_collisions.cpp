@@ -7,6 +7,7 @@
 #include "ccd/roots.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -125,34 +126,82 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
   return (a.center - b_center).squaredNorm() <= r * r;
 }
 
-// A's feature spheres sorted by centre x (A is fixed, so once per query): a query sphere only
-// needs the window of centres within its radius plus the largest feature radius along x.
-class SortedSpheres {
+// Largest number of grid cells along one axis of a feature grid: bounds the grid's memory and
+// build time (about one feature per cell is the aim). A cost trade-off only: any value >= 1 gives
+// the same pairs.
+constexpr int kMaxGridCells = 32;
+
+// A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
+// query sphere only visits the cells within its radius plus the largest feature radius. Each
+// feature lives in exactly one cell, so no pair is visited twice.
+class SphereGrid {
  public:
-  explicit SortedSpheres(const std::vector<FeatureSphere>& spheres) {
-    for (std::size_t i = 0; i < spheres.size(); ++i) ids_.push_back(static_cast<int>(i));
-    std::sort(ids_.begin(), ids_.end(), [&](int p, int q) { return spheres[p].center.x() < spheres[q].center.x(); });
-    for (int id : ids_) {
-      xs_.push_back(spheres[id].center.x());
-      max_radius_ = std::max(max_radius_, spheres[id].radius);
+  explicit SphereGrid(const std::vector<FeatureSphere>& spheres) {
+    lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+    hi_ = -lo_;
+    for (const FeatureSphere& sp : spheres) {
+      lo_ = lo_.cwiseMin(sp.center);
+      hi_ = hi_.cwiseMax(sp.center);
+      max_radius_ = std::max(max_radius_, sp.radius);
     }
+    if (spheres.empty()) return;
+    const Vec3 extent = hi_ - lo_;
+    const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
+    const double cell = extent.maxCoeff() / per_axis;
+    for (int k = 0; k < 3; ++k) {
+      const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
+      dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
+      inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
+    }
+    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
+    std::vector<int> cell_of(spheres.size());
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
+    }
+    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    ids_.resize(spheres.size());
+    std::vector<int> fill(start_.begin(), start_.end() - 1);
+    for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad.
   template <class Fn>
   void for_overlapping(const std::vector<FeatureSphere>& spheres, const Vec3& c, double r, double pad, const Fn& fn) const {
+    if (ids_.empty()) return;
     const double reach = r + max_radius_ + pad;
-    const auto first = std::lower_bound(xs_.begin(), xs_.end(), c.x() - reach);
-    const auto last = std::upper_bound(first, xs_.end(), c.x() + reach);
-    for (auto it = first; it != last; ++it) {
-      const int id = ids_[static_cast<std::size_t>(it - xs_.begin())];
-      if (overlap(spheres[id], c, r, pad)) fn(id);
+    std::array<int, 3> first{}, last{};
+    for (int k = 0; k < 3; ++k) {
+      if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return;
+      first[k] = index_of(c[k] - reach, k);
+      last[k] = index_of(c[k] + reach, k);
+    }
+    for (int i = first[0]; i <= last[0]; ++i) {
+      for (int j = first[1]; j <= last[1]; ++j) {
+        for (int l = first[2]; l <= last[2]; ++l) {
+          const int cell = flat(i, j, l);
+          for (int q = start_[cell]; q < start_[cell + 1]; ++q) {
+            const int id = ids_[static_cast<std::size_t>(q)];
+            if (overlap(spheres[id], c, r, pad)) fn(id);
+          }
+        }
+      }
     }
   }
 
  private:
+  int index_of(double x, int k) const {
+    const double t = std::floor((x - lo_[k]) * inv_cell_[k]);
+    return static_cast<int>(std::clamp(t, 0.0, static_cast<double>(dims_[k] - 1)));
+  }
+  int index(const Vec3& p, int k) const { return index_of(p[k], k); }
+  int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
+
+  Vec3 lo_, hi_;
+  std::array<int, 3> dims_{1, 1, 1};
+  Vec3 inv_cell_ = Vec3::Zero();
+  std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<double> xs_;
   double max_radius_ = 0;
 };
 
@@ -424,7 +473,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   for (int e = 0; e < a.num_edges(); ++e) a_edge_ok[e] = edge_usable(a.edge(e), a_face_back);
   for (int e = 0; e < b.num_edges(); ++e) b_edge_ok[e] = edge_usable(b.edge(e), b_face_fwd);
 
-  const SortedSpheres a_vertices(body_a.vs), a_edges(body_a.es), a_faces(body_a.fs);
+  const SphereGrid a_vertices(body_a.vs), a_edges(body_a.es), a_faces(body_a.fs);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
   // per slab.

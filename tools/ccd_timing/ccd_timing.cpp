@@ -83,14 +83,15 @@ int main(int argc, char** argv) {
   pairs.push_back({"torus-torus", proxima::mesh::make_torus(1, 0.3), proxima::mesh::make_torus(1, 0.3)});
   pairs.push_back({"lprism-torus", proxima::mesh::make_l_prism(), proxima::mesh::make_torus(1, 0.3)});
   std::printf("seed %llu, %d motions per pair, exact mode, all collisions\n", static_cast<unsigned long long>(seed), count);
-  std::printf("%-14s %12s %12s %12s %8s %10s %10s\n", "pair", "median_us", "mean_us", "max_us", "hits", "pairs/q", "colls/q");
+  std::printf("%-14s %12s %12s %12s %8s %10s %10s %10s\n", "pair", "median_us", "mean_us", "max_us", "hits", "pairs/q",
+              "iters/q", "colls/q");
   for (const Pair& p : pairs) {
     std::mt19937_64 rng(seed);
     std::vector<Motion> motions;
     for (int k = 0; k < count; ++k) motions.push_back(random_motion(rng, p.a, p.b));
     std::vector<double> us;
     int hits = 0;
-    double candidate_pairs = 0, collisions = 0;
+    double candidate_pairs = 0, iterations = 0, collisions = 0;
     for (const Motion& m : motions) {
       const auto t0 = std::chrono::steady_clock::now();
       const proxima::ccd::ScrewResult r =
@@ -99,6 +100,7 @@ int main(int argc, char** argv) {
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
       hits += r.contact ? 1 : 0;
       candidate_pairs += r.candidate_pairs;
+      iterations += r.iterations;
       collisions += static_cast<double>(r.collisions.size());
     }
     std::vector<double> sorted = us;
@@ -106,8 +108,8 @@ int main(int argc, char** argv) {
     double mean = 0;
     for (double x : us) mean += x;
     mean /= static_cast<double>(us.size());
-    std::printf("%-14s %12.1f %12.1f %12.1f %8d %10.0f %10.1f\n", p.name, sorted[sorted.size() / 2], mean, sorted.back(),
-                hits, candidate_pairs / count, collisions / count);
+    std::printf("%-14s %12.1f %12.1f %12.1f %8d %10.0f %10.0f %10.1f\n", p.name, sorted[sorted.size() / 2], mean,
+                sorted.back(), hits, candidate_pairs / count, iterations / count, collisions / count);
   }
   return 0;
 }
