@@ -205,6 +205,31 @@ class SphereGrid {
   double max_radius_ = 0;
 };
 
+// The signed distance of a point x carried by a screw (angle alpha, glide gamma, unit axis v
+// through u) to a fixed plane n . y = d, in closed form: with w = x - u and phi = s alpha,
+//   f(s) = c0 + c1 sin(phi) + c2 (1 - cos(phi)) + c3 s,
+// c0 = n . x - d, c1 = n . (v x w), c2 = n . (v x (v x w)), c3 = gamma n . v. One sincos per
+// evaluation and no vector work; the slope bounds use the plane's view of the motion, |f'| <=
+// |alpha| hypot(c1, c2) + |c3| and |f''| <= alpha^2 hypot(c1, c2), which are never larger than
+// the point's speed and centripetal bounds and much smaller when n is nearly along the axis.
+struct PlaneDistance {
+  double c0, c1, c2, c3, alpha;
+  PlaneDistance(const Screw& screw, const Vec3& x, const Vec3& n, double d) : alpha(screw.angle) {
+    const Vec3 vw = screw.axis.cross(x - screw.axis_point);
+    c0 = n.dot(x) - d;
+    c1 = n.dot(vw);
+    c2 = n.dot(screw.axis.cross(vw));
+    c3 = screw.glide * n.dot(screw.axis);
+  }
+  double value(double s) const {
+    const double sh = std::sin(s * alpha / 2), ch = std::cos(s * alpha / 2);
+    return c0 + (2 * sh * ch) * c1 + (2 * sh * sh) * c2 + s * c3;
+  }
+  double slope(double s) const { return alpha * (c1 * std::cos(s * alpha) + c2 * std::sin(s * alpha)) + c3; }
+  double slope_bound() const { return std::abs(alpha) * std::hypot(c1, c2) + std::abs(c3); }
+  double curvature_bound() const { return alpha * alpha * std::hypot(c1, c2); }
+};
+
 class Solver {
  public:
   Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
@@ -217,11 +242,12 @@ class Solver {
     const Vec3& p = a_.v[va];
     const Vec3& nf = b_.n[fb];
     const double df = b_.d[fb];
-    const double r = inverse_.axis_distance(p);
-    const double l1 = inverse_.speed(r), l2 = screw_.angle * screw_.angle * r;
-    auto f = [&](double s) { return nf.dot(inverse_.apply(p, s)) - df; };
-    auto dfun = [&](double s) { return nf.dot(inverse_.velocity(p, s)); };
-    auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
+    const double l1 = inverse_.speed(inverse_.axis_distance(p));  // how fast the point moves
+    const PlaneDistance plane(inverse_, p, nf, df);
+    const double d1 = plane.slope_bound(), d2 = plane.curvature_bound();
+    auto f = [&](double s) { return plane.value(s); };
+    auto dfun = [&](double s) { return plane.slope(s); };
+    auto bounds = [&](double, double, double& b1, double& b2) { b1 = d1; b2 = d2; };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * (p.norm() + std::abs(df) + scale_);
     const double tol = opt_.feature_tolerance * scale_;
@@ -249,11 +275,12 @@ class Solver {
     const Vec3& x = b_.v[vb];
     const Vec3& nf = a_.n[fa];
     const double df = a_.d[fa];
-    const double r = screw_.axis_distance(x);
-    const double l1 = screw_.speed(r), l2 = screw_.angle * screw_.angle * r;
-    auto f = [&](double s) { return nf.dot(screw_.apply(x, s)) - df; };
-    auto dfun = [&](double s) { return nf.dot(screw_.velocity(x, s)); };
-    auto bounds = [&](double, double, double& b1, double& b2) { b1 = l1; b2 = l2; };
+    const double l1 = screw_.speed(screw_.axis_distance(x));  // how fast the point moves
+    const PlaneDistance plane(screw_, x, nf, df);
+    const double d1 = plane.slope_bound(), d2 = plane.curvature_bound();
+    auto f = [&](double s) { return plane.value(s); };
+    auto dfun = [&](double s) { return plane.slope(s); };
+    auto bounds = [&](double, double, double& b1, double& b2) { b1 = d1; b2 = d2; };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * (x.norm() + std::abs(df) + scale_);
     const double tol = opt_.feature_tolerance * scale_;

@@ -9,7 +9,7 @@
 //   c++ -std=c++20 -O3 -DNDEBUG -I/work/main/include -isystem /usr/include/eigen3
 //     /work/main/tools/ccd_timing/ccd_timing.cpp $B/libproxima_ccd.a $B/libproxima_mesh.a
 //     $B/libproxima_core.a -o /tmp/ccd_timing            (one line)
-//   /tmp/ccd_timing [motions_per_pair=100] [seed=5005]
+//   /tmp/ccd_timing [motions_per_pair=100] [seed=5005] [only_pair_name]
 // (tools/ccd_timing/CMakeLists.txt does the same with -DPROXIMA_BUILD_DIR=<build dir>.)
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -85,7 +85,9 @@ int main(int argc, char** argv) {
   std::printf("seed %llu, %d motions per pair, exact mode, all collisions\n", static_cast<unsigned long long>(seed), count);
   std::printf("%-14s %12s %12s %12s %8s %10s %10s %10s\n", "pair", "median_us", "mean_us", "max_us", "hits", "pairs/q",
               "iters/q", "colls/q");
+  const std::string only = argc > 3 ? argv[3] : "";
   for (const Pair& p : pairs) {
+    if (!only.empty() && only != p.name) continue;
     std::mt19937_64 rng(seed);
     std::vector<Motion> motions;
     for (int k = 0; k < count; ++k) motions.push_back(random_motion(rng, p.a, p.b));
