@@ -28,6 +28,10 @@ constexpr const char* kDemoScene = R"json({
     "gem":      {"type": "polytope", "vertices": [[1,0,0],[-1,0,0],[0,1,0],[0,-1,0],[0,0,1.5],[0,0,-1.5]]},
     "can":      {"type": "superquadric", "semiaxes": [1, 1, 1.7], "exponents": [2.0909, 2.2, 13.769]},
     "rounded":  {"type": "minkowski", "a": "cube", "b": {"type": "sphere", "radius": 0.2}},
+    "box_mesh": {"type": "mesh",
+                 "vertices": [[-0.5,-0.5,-0.5],[0.5,-0.5,-0.5],[0.5,0.5,-0.5],[-0.5,0.5,-0.5],
+                              [-0.5,-0.5,0.5],[0.5,-0.5,0.5],[0.5,0.5,0.5],[-0.5,0.5,0.5]],
+                 "faces": [[0,3,2,1],[4,5,6,7],[0,1,5,4],[2,3,7,6],[1,2,6,5],[0,4,7,3]]},
     "bundle":   {"type": "hull", "of": ["ball", {"type": "sphere", "radius": 0.5, "pose": {"translation": [2, 0, 0]}}]}
   },
   "queries": [
@@ -64,6 +68,8 @@ constexpr const char* kDemoScene = R"json({
      "pose_b": {"translation": [5, 0, 0]}, "velocity_a": [1, 0, 0], "velocity_b": [-1, 0, 0], "t_max": 3},
     {"id": "toi-box-capsule", "kind": "toi_translate", "a": "cube", "b": "pill",
      "pose_b": {"translation": [0, 4, 0], "euler_xyz": [1.5707963267948966, 0, 0]}, "velocity_b": [0, -2, 0], "t_max": 2},
+    {"id": "screw-cubes", "kind": "screw", "a": "box_mesh", "b": "box_mesh",
+     "pose_b": {"translation": [2, 0.3, 0.2]}, "pose_b_end": {"translation": [0.2, 0.1, 0.3], "euler_xyz": [0.4, 0.3, 0.5]}},
     {"id": "lp-4d-segments", "kind": "lp_intersect",
      "points_a": [[0,0,0,0],[1,0,0,0]], "points_b": [[0.5,0,0,0],[2,2,2,2]]},
     {"id": "lp-polytopes-apart", "kind": "lp_intersect", "a": "rock", "b": "gem",

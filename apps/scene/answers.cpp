@@ -2,6 +2,7 @@
 #include "scene/answers.hpp"
 
 #include <proxima/core/error.hpp>
+#include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/ccd/toi.hpp>
 #include <proxima/lp/contains.hpp>
 #include <proxima/lp/intersect.hpp>
@@ -188,6 +189,46 @@ Answer answer_toi_translate(const QueryInput& in) {
   return out;
 }
 
+// All collisions of a screw-motion step between two meshes (ccd::screw_collisions, exact mode).
+Answer answer_screw(const QueryInput& in) {
+  const QuerySpec& q = in.query;
+  if (!method_is(q, {"glide"})) return method_refusal(q, "glide");
+  for (const char* side : {"a", "b"}) {
+    const BuiltShape* s = side[0] == 'a' ? in.a : in.b;
+    if (!s->mesh) {
+      return refuse(std::string(side) + ": shape \"" + (side[0] == 'a' ? q.a : q.b) + "\" is a " + s->spec->type +
+                    "; screw queries need mesh shapes");
+    }
+  }
+  const ccd::ScrewResult r = ccd::screw_collisions(*in.a->mesh, q.pose_a, *q.pose_a_end, *in.b->mesh, q.pose_b, *q.pose_b_end);
+  Answer out;
+  out.ok = true;
+  out.method = "glide";
+  out.fields["contact"] = r.contact;
+  out.fields["toi"] = number(r.toi);
+  out.fields["point"] = vector3(r.point);
+  out.fields["normal"] = vector3(r.normal);
+  Json collisions = Json::array();
+  for (const ccd::Collision& c : r.collisions) {
+    Json item;
+    item["type"] = std::string(ccd::to_string(c.type));
+    if (c.vertex >= 0) item["vertex"] = c.vertex;
+    if (c.face >= 0) item["face"] = c.face;
+    if (c.edge_a >= 0) item["edge_a"] = c.edge_a;
+    if (c.edge_b >= 0) item["edge_b"] = c.edge_b;
+    item["time"] = number(c.time);
+    item["point"] = vector3(c.point);
+    item["normal"] = vector3(c.normal);
+    item["properness"] = number(c.properness);
+    collisions.push_back(std::move(item));
+  }
+  out.fields["collisions"] = std::move(collisions);
+  add_status(out, r.iterations, r.status, r.detail);
+  out.summary = r.contact ? std::to_string(r.collisions.size()) + " collisions, first at t = " + short_number(r.toi)
+                          : "no collision in the step";
+  return out;
+}
+
 Answer answer_distance(const QueryInput& in) {
   const QuerySpec& q = in.query;
   if (!method_is(q, {"gjk"})) return method_refusal(q, "gjk");
@@ -261,7 +302,7 @@ Answer answer_query(const QueryInput& in) {
     case QueryKind::interval_translate:
       return not_available(in.query, "ipm");
     case QueryKind::screw:
-      return not_available(in.query, "ccd");
+      return answer_screw(in);
   }
   return refuse("unknown query kind");
 }

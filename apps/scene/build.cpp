@@ -2,6 +2,9 @@
 #include "scene/build.hpp"
 
 #include <proxima/core/error.hpp>
+#include <proxima/mesh/io.hpp>
+
+#include <filesystem>
 
 #include <type_traits>
 #include <vector>
@@ -62,7 +65,29 @@ AnyConvex build_convex(const ShapeSpec& spec) {
   }
 }
 
-BuiltShape build_shape(const ShapeSpec& spec, const std::string& /*base_dir*/) {
+namespace {
+
+// Mesh shapes: inline vertices + faces, or a file relative to the scene's folder. Library errors
+// are prefixed with the spec's path.
+std::shared_ptr<const mesh::Mesh> build_mesh(const ShapeSpec& spec, const MeshSpec& m, const std::string& base_dir) {
+  try {
+    if (!m.file.empty()) {
+      std::filesystem::path file(m.file);
+      if (file.is_relative() && !base_dir.empty()) file = std::filesystem::path(base_dir) / file;
+      return std::make_shared<const mesh::Mesh>(mesh::load_mesh(file.string()));
+    }
+    return std::make_shared<const mesh::Mesh>(mesh::Mesh::from_faces(m.vertices, m.faces));
+  } catch (const InvalidInput& e) {
+    std::string message = e.what();
+    const std::string prefix = e.field() + ": ";
+    if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+    throw InvalidInput(spec.path + "." + e.field(), message);
+  }
+}
+
+}  // namespace
+
+BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
   BuiltShape built;
   built.spec = &spec;
   const bool has_support = !std::holds_alternative<HyperquadricSpec>(spec.value) &&
@@ -71,6 +96,7 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& /*base_dir*/) {
                            !std::holds_alternative<MeshSpec>(spec.value);
   try {
     if (has_support) built.convex = build_convex(spec);
+    if (const auto* m = std::get_if<MeshSpec>(&spec.value)) built.mesh = build_mesh(spec, *m, base_dir);
   } catch (const InvalidInput& e) {
     built.error = e.what();
   } catch (const std::exception& e) {

@@ -5,8 +5,10 @@
 
 #include "scene/spec.hpp"
 
+#include <proxima/mesh/mesh.hpp>
 #include <proxima/shapes/any_convex.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -18,6 +20,8 @@ struct BuiltShape {
   const ShapeSpec* spec = nullptr;
   /// The support-mapping form (GJK / EPA), for every type except implicit, hyperquadric and mesh.
   std::optional<AnyConvex> convex;
+  /// The polyhedral mesh form (screw queries): mesh shapes, and polytopes (their hull faces).
+  std::shared_ptr<const mesh::Mesh> mesh;
   std::string error;
 };
 

@@ -122,3 +122,35 @@ TEST(CommandToi, TranslationalTimeOfImpactMatchesClosedForms) {
 
 }  // namespace
 }  // namespace proxima::test
+
+namespace proxima::test {
+namespace {
+
+// Screw step, closed forms: a unit cube B sliding along -x from x = 3 to x = 0 (offset 0.2 in y,
+// 0.1 in z) first touches the unit cube A at rest when their faces x = 0.5 and x = b - 0.5 meet,
+// b = 1, i.e. at t = 2/3 with normal +x. Sliding past at y = 2 (gap 1 in y) never touches.
+TEST(CommandScrew, CubesSlidingIntoEachOther) {
+  const CommandResult r = run_proxima("run '" + scene_path("screw.json") + "'");
+  EXPECT_EQ(r.exit_code, 1);  // the sphere is not a mesh
+  ASSERT_EQ(r.lines.size(), 3u) << r.out;
+  const auto& hit = r.lines[0];
+  ASSERT_EQ(hit["status"], "ok") << hit;
+  EXPECT_TRUE(hit["contact"].get<bool>()) << hit;
+  EXPECT_NEAR(hit["toi"].get<double>(), 2.0 / 3.0, 1e-6) << hit;
+  EXPECT_NEAR(hit["normal"][0].get<double>(), 1.0, 1e-6) << hit;
+  EXPECT_NEAR(hit["point"][0].get<double>(), 0.5, 1e-6) << hit;
+  ASSERT_TRUE(hit["collisions"].is_array());
+  EXPECT_GE(hit["collisions"].size(), 1u);
+  for (const auto& c : hit["collisions"]) {
+    const std::string type = c["type"].get<std::string>();
+    EXPECT_TRUE(type == "VF" || type == "FV" || type == "EE") << c;
+    EXPECT_GE(c["time"].get<double>(), 2.0 / 3.0 - 1e-6) << c;
+  }
+  EXPECT_FALSE(r.lines[1]["contact"].get<bool>()) << r.lines[1];
+  EXPECT_TRUE(r.lines[1]["collisions"].empty()) << r.lines[1];
+  EXPECT_EQ(r.lines[2]["status"], "error");
+  EXPECT_NE(r.lines[2]["message"].get<std::string>().find("screw queries need mesh shapes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proxima::test
