@@ -61,7 +61,7 @@ int main() {
   for (int vertices : {8, 32}) {
     const AnyConvex a = random_polytope(rng, vertices);
     const AnyConvex b = random_polytope(rng, vertices);
-    const std::vector<double> rows = random_rows(rng, kQueries, 1.2);
+    const std::vector<double> rows = random_rows(rng, kQueries, vertices == 8 ? 1.2 : 1.7);
     const Pose identity;
     std::vector<std::uint8_t> hit(kQueries);
     std::vector<double> dist(kQueries);
