@@ -4,6 +4,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/ccd/toi.hpp>
+#include <proxima/ipm/continuous.hpp>
+#include <proxima/ipm/distance.hpp>
 #include <proxima/lp/contains.hpp>
 #include <proxima/lp/intersect.hpp>
 #include <proxima/query/query.hpp>
@@ -50,13 +52,6 @@ void add_status(Answer& out, int iterations, Status status, Detail detail) {
   out.iterations = iterations;
 }
 
-Answer not_available(const QuerySpec& q, const char* module) {
-  Answer a;
-  a.message = "query kind " + q.kind_name + " not available yet (the " + module +
-              " module is not wired into the scene runner yet)";
-  return a;
-}
-
 Answer refuse(const std::string& message) {
   Answer a;
   a.message = message;
@@ -75,6 +70,15 @@ Answer gjk_refusal(const QueryInput& in, const char* side) {
   const std::string name = side[0] == 'a' ? in.query.a : in.query.b;
   return refuse(std::string(side) + ": shape \"" + name + "\" is a " + s->spec->type +
                 ", which has no support mapping; GJK/EPA queries need convex support-mapping shapes");
+}
+
+// The implicit forms of both shapes, or the reason the interior-point solver cannot run.
+Answer ipm_refusal(const QueryInput& in) {
+  const bool a_bad = !in.a->implicit;
+  const BuiltShape* s = a_bad ? in.a : in.b;
+  return refuse(std::string(a_bad ? "a" : "b") + ": shape \"" + (a_bad ? in.query.a : in.query.b) + "\" is a " +
+                s->spec->type + ", which has no implicit form; interior-point queries need implicit, "
+                "hyperquadric, superquadric, ellipsoid or sphere shapes");
 }
 
 bool method_is(const QuerySpec& q, std::initializer_list<const char*> allowed) {
@@ -189,6 +193,27 @@ Answer answer_toi_translate(const QueryInput& in) {
   return out;
 }
 
+// Closest approach of two translating implicit objects (ipm::interval_translate, seed 001 eq. 17).
+Answer answer_interval_translate(const QueryInput& in) {
+  const QuerySpec& q = in.query;
+  if (!method_is(q, {"ipm"})) return method_refusal(q, "ipm");
+  if (!in.a->implicit || !in.b->implicit) return ipm_refusal(in);
+  const ipm::IntervalResult r = ipm::interval_translate(*in.a->implicit, q.pose_a, q.velocity_a, *in.b->implicit, q.pose_b,
+                                                       q.velocity_b, q.t_max);
+  Answer out;
+  out.ok = true;
+  out.method = "ipm";
+  out.fields["intersect"] = r.intersect;
+  out.fields["min_distance"] = number(r.min_distance);
+  out.fields["min_time"] = number(r.min_time);
+  out.fields["point_a"] = vector3(r.point_a);
+  out.fields["point_b"] = vector3(r.point_b);
+  out.fields["normal"] = vector3(r.normal);
+  add_status(out, r.iterations, r.status, r.detail);
+  out.summary = "min distance " + short_number(r.min_distance) + " at t = " + short_number(r.min_time);
+  return out;
+}
+
 // All collisions of a screw-motion step between two meshes (ccd::screw_collisions, exact mode).
 Answer answer_screw(const QueryInput& in) {
   const QuerySpec& q = in.query;
@@ -231,12 +256,19 @@ Answer answer_screw(const QueryInput& in) {
 
 Answer answer_distance(const QueryInput& in) {
   const QuerySpec& q = in.query;
-  if (!method_is(q, {"gjk"})) return method_refusal(q, "gjk");
-  if (const char* side = missing_support(in)) return gjk_refusal(in, side);
-  const DistanceResult r = query::distance(*in.a->convex, q.pose_a, *in.b->convex, q.pose_b);
+  if (!method_is(q, {"gjk", "ipm"})) return method_refusal(q, "gjk, ipm");
+  const bool use_ipm = q.method == "ipm" || (q.method.empty() && (!in.a->convex || !in.b->convex));
+  DistanceResult r;
+  if (use_ipm) {
+    if (!in.a->implicit || !in.b->implicit) return ipm_refusal(in);
+    r = ipm::distance(*in.a->implicit, q.pose_a, *in.b->implicit, q.pose_b);
+  } else {
+    if (const char* side = missing_support(in)) return gjk_refusal(in, side);
+    r = query::distance(*in.a->convex, q.pose_a, *in.b->convex, q.pose_b);
+  }
   Answer out;
   out.ok = true;
-  out.method = "gjk";
+  out.method = use_ipm ? "ipm" : "gjk";
   out.fields["intersect"] = r.intersect;
   out.fields["distance"] = number(r.distance);
   out.fields["point_a"] = vector3(r.point_a);
@@ -300,7 +332,7 @@ Answer answer_query(const QueryInput& in) {
     case QueryKind::toi_translate:
       return answer_toi_translate(in);
     case QueryKind::interval_translate:
-      return not_available(in.query, "ipm");
+      return answer_interval_translate(in);
     case QueryKind::screw:
       return answer_screw(in);
   }

@@ -85,6 +85,53 @@ std::shared_ptr<const mesh::Mesh> build_mesh(const ShapeSpec& spec, const MeshSp
   }
 }
 
+// One implicit primitive (a part, or a whole single-primitive shape); nullopt for other types.
+std::optional<ipm::Primitive> implicit_primitive(const ShapeSpec& spec) {
+  if (const auto* s = std::get_if<SphereSpec>(&spec.value)) return ipm::Primitive(ipm::Quadric::ellipsoid(Vec3::Constant(s->radius)));
+  if (const auto* e = std::get_if<EllipsoidSpec>(&spec.value)) return ipm::Primitive(ipm::Quadric::ellipsoid(e->semiaxes));
+  if (const auto* q = std::get_if<SuperquadricSpec>(&spec.value)) return ipm::Primitive(ipm::Superquadric(q->semiaxes, q->exponents));
+  if (const auto* h = std::get_if<HalfspaceSpec>(&spec.value)) return ipm::Primitive(ipm::Halfspace(h->normal, h->offset));
+  if (const auto* h = std::get_if<HyperquadricSpec>(&spec.value)) {
+    std::vector<ipm::HyperquadricTerm> terms;
+    for (const HyperquadricTerm& t : h->terms) terms.push_back({t.plane, t.exponent});
+    return ipm::Primitive(ipm::Hyperquadric(std::move(terms)));
+  }
+  return std::nullopt;
+}
+
+template <class F>
+auto with_path(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const InvalidInput& e) {
+    if (e.field().rfind("shapes.", 0) == 0) throw;
+    std::string message = e.what();
+    const std::string prefix = e.field() + ": ";
+    if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+    throw InvalidInput(path + "." + e.field(), message);
+  }
+}
+
+std::shared_ptr<const ipm::Object> build_implicit(const ShapeSpec& spec) {
+  if (const auto* imp = std::get_if<ImplicitSpec>(&spec.value)) {
+    std::vector<ipm::Part> parts;
+    for (const ShapeSpec& part : imp->parts) {
+      parts.push_back(with_path(part.path, [&] {
+        ipm::Primitive prim = *implicit_primitive(part);
+        if (part.pose) return ipm::Part(std::move(prim), *part.pose);
+        if (part.affine) return ipm::Part(std::move(prim), part.affine->linear, part.affine->translation);
+        return ipm::Part(std::move(prim));
+      }));
+    }
+    return with_path(spec.path, [&] { return std::make_shared<const ipm::Object>(std::move(parts)); });
+  }
+  return with_path(spec.path, [&]() -> std::shared_ptr<const ipm::Object> {
+    std::optional<ipm::Primitive> prim = implicit_primitive(spec);
+    if (!prim) return nullptr;
+    return std::make_shared<const ipm::Object>(std::move(*prim));
+  });
+}
+
 }  // namespace
 
 BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
@@ -97,6 +144,7 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
   try {
     if (has_support) built.convex = build_convex(spec);
     if (const auto* m = std::get_if<MeshSpec>(&spec.value)) built.mesh = build_mesh(spec, *m, base_dir);
+    built.implicit = build_implicit(spec);
   } catch (const InvalidInput& e) {
     built.error = e.what();
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 
 #include "scene/spec.hpp"
 
+#include <proxima/ipm/object.hpp>
 #include <proxima/mesh/mesh.hpp>
 #include <proxima/shapes/any_convex.hpp>
 
@@ -22,6 +23,9 @@ struct BuiltShape {
   std::optional<AnyConvex> convex;
   /// The polyhedral mesh form (screw queries): mesh shapes, and polytopes (their hull faces).
   std::shared_ptr<const mesh::Mesh> mesh;
+  /// The implicit form (interior-point queries): implicit, hyperquadric, superquadric, ellipsoid
+  /// and sphere shapes.
+  std::shared_ptr<const ipm::Object> implicit;
   std::string error;
 };
 

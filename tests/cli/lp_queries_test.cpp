@@ -154,3 +154,32 @@ TEST(CommandScrew, CubesSlidingIntoEachOther) {
 
 }  // namespace
 }  // namespace proxima::test
+
+namespace proxima::test {
+namespace {
+
+// Interior-point queries, closed forms: spheres 3 apart with radii 0.5 and 1 are 1.5 apart; the
+// unit ball cut by x <= 0.5 reaches x = 0.5 towards a radius-0.5 ball centred at x = 3, so 2.0
+// apart; a radius-1 ball flying from (5, 2, 0) along -x past a radius-0.5 ball at the origin is
+// closest at t = 5, at centre distance 2: 0.5 apart.
+TEST(CommandIpm, DistanceAndClosestApproachMatchClosedForms) {
+  const CommandResult r = run_proxima("run '" + scene_path("ipm.json") + "'");
+  EXPECT_EQ(r.exit_code, 1);  // the box has no implicit form
+  ASSERT_EQ(r.lines.size(), 4u) << r.out;
+  EXPECT_EQ(r.lines[0]["method"], "ipm") << r.lines[0];
+  EXPECT_NEAR(r.lines[0]["distance"].get<double>(), 1.5, 1e-6) << r.lines[0];
+  EXPECT_NEAR(r.lines[0]["normal"][1].get<double>(), 1.0, 1e-6) << r.lines[0];
+  EXPECT_EQ(r.lines[1]["method"], "ipm") << r.lines[1];
+  EXPECT_NEAR(r.lines[1]["distance"].get<double>(), 2.0, 1e-6) << r.lines[1];
+  EXPECT_NEAR(r.lines[1]["point_a"][0].get<double>(), 0.5, 1e-6) << r.lines[1];
+  const auto& fly = r.lines[2];
+  EXPECT_EQ(fly["status"], "ok") << fly;
+  EXPECT_FALSE(fly["intersect"].get<bool>()) << fly;
+  EXPECT_NEAR(fly["min_distance"].get<double>(), 0.5, 1e-6) << fly;
+  EXPECT_NEAR(fly["min_time"].get<double>(), 5.0, 1e-3) << fly;
+  EXPECT_EQ(r.lines[3]["status"], "error");
+  EXPECT_NE(r.lines[3]["message"].get<std::string>().find("no implicit form"), std::string::npos) << r.lines[3];
+}
+
+}  // namespace
+}  // namespace proxima::test
