@@ -132,7 +132,7 @@ namespace {
 TEST(CommandScrew, CubesSlidingIntoEachOther) {
   const CommandResult r = run_proxima("run '" + scene_path("screw.json") + "'");
   EXPECT_EQ(r.exit_code, 1);  // the sphere is not a mesh
-  ASSERT_EQ(r.lines.size(), 3u) << r.out;
+  ASSERT_EQ(r.lines.size(), 5u) << r.out;
   const auto& hit = r.lines[0];
   ASSERT_EQ(hit["status"], "ok") << hit;
   EXPECT_TRUE(hit["contact"].get<bool>()) << hit;
@@ -150,6 +150,11 @@ TEST(CommandScrew, CubesSlidingIntoEachOther) {
   EXPECT_TRUE(r.lines[1]["collisions"].empty()) << r.lines[1];
   EXPECT_EQ(r.lines[2]["status"], "error");
   EXPECT_NE(r.lines[2]["message"].get<std::string>().find("screw queries need mesh shapes"), std::string::npos);
+  // The same cube read from an OBJ file next to the scene gives the same first contact.
+  EXPECT_EQ(r.lines[3]["status"], "ok") << r.lines[3];
+  EXPECT_NEAR(r.lines[3]["toi"].get<double>(), 2.0 / 3.0, 1e-6) << r.lines[3];
+  EXPECT_EQ(r.lines[4]["status"], "error");
+  EXPECT_NE(r.lines[4]["message"].get<std::string>().find("shapes.missing_file"), std::string::npos) << r.lines[4];
 }
 
 }  // namespace
