@@ -463,7 +463,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   // Time slabs: B's sphere sweeps at most slab_sweep_fraction of its radius within one.
   const double max_speed = screw.speed(screw.axis_distance(body_b.whole.center) + body_b.whole.radius);
-  const double wanted = std::ceil(max_speed / (options.slab_sweep_fraction * body_b.whole.radius));
+  // Also short enough that B sweeps at most the larger of the two bodies' mean edge lengths within
+  // one, so that on two finely tessellated meshes the grown feature spheres stay about as small
+  // as the features and the culling stays informative (a cost choice only: any slab count gives
+  // the same collisions).
+  auto mean_edge_of = [](const Body& body) {
+    double sum = 0;
+    for (const FeatureSphere& e : body.es) sum += 2 * e.radius;
+    return sum / static_cast<double>(std::max<std::size_t>(body.es.size(), 1));
+  };
+  const double mean_edge = std::max(mean_edge_of(body_a), mean_edge_of(body_b));
+  const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
+                                          : options.slab_sweep_fraction * body_b.whole.radius;
+  const double wanted = std::ceil(max_speed / slab_sweep);
   const int slabs = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(options.max_time_slabs)));
 
   // Seed 004 section 4.2: n . omega(x) is constant along the motion and affine in x, so a face's

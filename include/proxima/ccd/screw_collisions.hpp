@@ -82,7 +82,8 @@ struct ScrewOptions {
   /// Largest number of time slabs for the swept-sphere culling.
   int max_time_slabs = kCcdMaxTimeSlabs;
   /// A slab is made short enough that B's bounding sphere sweeps at most this fraction of its
-  /// radius within it (then capped by max_time_slabs).
+  /// radius within it, and at most the larger of the bodies' mean edge lengths (then capped by
+  /// max_time_slabs). Affects cost only, not the collisions found.
   double slab_sweep_fraction = kCcdSlabSweepFraction;
 };
 
