@@ -230,6 +230,19 @@ struct PlaneDistance {
   double curvature_bound() const { return alpha * alpha * std::hypot(c1, c2); }
 };
 
+// Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
+// orthonormality validation of Pose (which costs more than the placement itself, once per slab).
+struct Placement {
+  Mat3 rotation;
+  Vec3 translation;
+  Placement(const Screw& screw, double s) : translation(screw.apply(Vec3::Zero(), s)) {
+    for (int k = 0; k < 3; ++k) rotation.col(k) = screw.rotate(Vec3::Unit(k), s);
+  }
+  Vec3 apply(const Vec3& x) const { return rotation * x + translation; }
+  Vec3 rotate(const Vec3& d) const { return rotation * d; }
+  Vec3 apply_inverse(const Vec3& y) const { return rotation.transpose() * (y - translation); }
+};
+
 class Solver {
  public:
   Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
@@ -542,7 +555,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<double> radii, b_offset_mid;
   // Moves B's feature spheres to the middle of slab [s0, s1] (one pose for the slab) and grows them
   // by the distance any of their points can travel in half a slab.
-  auto sweep = [&](const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth, const Pose& mid_pose,
+  auto sweep = [&](const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth, const Placement& mid_pose,
                    double half) {
     centers.resize(spheres.size());
     radii.resize(spheres.size());
@@ -558,7 +571,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
-    const Pose mid_pose = screw.pose(mid);
+    const Placement mid_pose(screw, mid);
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
@@ -571,7 +584,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     b_offset_mid.resize(body_b.n.size());
     for (std::size_t f = 0; f < body_b.n.size(); ++f) {
       b_normal_mid[f] = mid_pose.rotate(body_b.n[f]);
-      b_offset_mid[f] = body_b.d[f] + b_normal_mid[f].dot(mid_pose.translation());
+      b_offset_mid[f] = body_b.d[f] + b_normal_mid[f].dot(mid_pose.translation);
     }
     sweep(body_b.fs, face_growth, mid_pose, half);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
