@@ -369,7 +369,9 @@ class Solver {
     detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
       // Cheap check: at the true root the segments meet, and B's edge moves at most vmax * width.
       const double c_mid = (lo + hi) / 2;
-      if (segment_distance(pa, da, screw_.apply(qb, c_mid), screw_.rotate(db, c_mid)) > tol + vmax * (hi - lo)) return;
+      Vec3 q_mid, e_mid;
+      motion(c_mid, q_mid, e_mid);
+      if (segment_distance(pa, da, q_mid, e_mid) > tol + vmax * (hi - lo)) return;
       const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(qb, s);
       const Vec3 e = screw_.rotate(db, s);
@@ -502,7 +504,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     lo = std::numeric_limits<double>::infinity();
     hi = -lo;
     for (int id : body.mesh->face(f)) {
-      const double w = screw.velocity(body.v[id], 0).dot(body.n[f]);
+      // The velocity at s = 0 (theta v x (x - u) + g v), without the trigonometry of velocity().
+      const double w = (screw.angle * screw.axis.cross(body.v[id] - screw.axis_point) + screw.glide * screw.axis).dot(body.n[f]);
       lo = std::min(lo, w);
       hi = std::max(hi, w);
     }
