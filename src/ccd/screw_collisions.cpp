@@ -552,6 +552,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_start_speed[e] = screw.speed(r0);
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
+  std::vector<double> a_edge_length(a.num_edges()), b_edge_length(b.num_edges());
+  for (int e = 0; e < a.num_edges(); ++e) a_edge_length[e] = 2 * body_a.es[e].radius;
+  for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed(a.num_vertices());
   for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
   std::vector<Vec3> centers, b_mid, b_normal_mid;
@@ -629,13 +632,14 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const mesh::Edge& edge_a = a.edge(ea);
         const Vec3& pa = body_a.v[edge_a.v0];
         const Vec3 da = body_a.v[edge_a.v1] - pa;
-        if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
-        // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab.
-        const double la = da.norm(), lb = db.norm();
+        // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
+        // (edge lengths are invariant, so the precomputed ones serve).
+        const double la = a_edge_length[ea], lb = b_edge_length[eb];
         const Vec3 w = qb - pa;
         const double reach = w.norm() + edge_start_speed[eb] * half;
         const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
         if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
+        if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
         ++result.candidate_pairs;
         solver.edge_edge(ea, eb, s0, s1);
       });
