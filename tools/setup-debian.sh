@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages proxima's build, tests and benchmark use. Safe to re-run.
 # Library: Eigen, qhull. Tests: GoogleTest, CGAL (exact oracle). CLI: nlohmann-json (private).
-# Bench peers: libccd, FCL, Bullet, Google Benchmark.
+# Bench peers: libccd, FCL, Bullet, Google Benchmark. Python: pybind11, numpy, pytest, dask.
+# Ipopt: test-only oracle of the ipm module.
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libcgal-dev libgmp-dev libmpfr-dev
-  libccd-dev libfcl-dev libbullet-dev libbenchmark-dev)
+  libccd-dev libfcl-dev libbullet-dev libbenchmark-dev coinor-libipopt-dev
+  python3 python3-dev python3-pybind11 python3-numpy python3-pytest python3-dask python3-distributed)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-debian.sh
 jobs=$(nproc)
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROXIMA_WARNINGS_AS_ERRORS=ON
+# Python: Debian's interpreter (the one python3-numpy and friends are installed for).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROXIMA_WARNINGS_AS_ERRORS=ON \
+  -DPROXIMA_BUILD_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 300
 rm -rf build/install build/examples
