@@ -100,7 +100,8 @@ struct ScrewResult {
   std::vector<Collision> collisions;
   /// The relative motion, in A's local frame at the start (seed 004 section 4.1).
   Screw screw;
-  /// Feature pairs that survived the sphere culling and were root-isolated.
+  /// Feature pairs (per time slab) that survived the sphere culling and the cheap exclusion tests
+  /// and were root-isolated.
   int candidate_pairs = 0;
   /// Intervals examined plus bisection steps, over all pairs.
   int iterations = 0;
