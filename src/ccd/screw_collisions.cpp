@@ -343,16 +343,41 @@ class Solver {
       q = qb + sn * vw0 + vers * vvw0 + (s * screw_.glide) * v;
       e = db + sn * vd + vers * vvd;
     };
+    // The triple product in closed form: with q - pa = sum_i a_i Q_i over a = (1, sin, 1 - cos, s)
+    // and e = sum_j b_j E_j over b = (1, sin, 1 - cos), f = sum k_ij a_i b_j, k_ij = Q_i . (da x E_j):
+    // one sincos and a few flops per evaluation.
+    const std::array<Vec3, 4> big_q{qb - pa, vw0, vvw0, screw_.glide * v};
+    const std::array<Vec3, 3> cross_e{da.cross(db), da.cross(vd), da.cross(vvd)};
+    std::array<std::array<double, 3>, 4> k{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) k[i][j] = big_q[i].dot(cross_e[j]);
+    }
+    auto basis = [&](double s, std::array<double, 4>& a, std::array<double, 3>& b, std::array<double, 4>& da_ds,
+                     std::array<double, 3>& db_ds) {
+      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+      a = {1, sn, vers, s};
+      b = {1, sn, vers};
+      da_ds = {0, theta * (1 - vers), theta * sn, 1};
+      db_ds = {0, theta * (1 - vers), theta * sn};
+    };
     auto f = [&](double s) {
-      Vec3 q, e;
-      motion(s, q, e);
-      return (q - pa).dot(da.cross(e));
+      std::array<double, 4> a, da_ds;
+      std::array<double, 3> b, db_ds;
+      basis(s, a, b, da_ds, db_ds);
+      double sum = 0;
+      for (std::size_t i = 0; i < 4; ++i) sum += a[i] * (k[i][0] * b[0] + k[i][1] * b[1] + k[i][2] * b[2]);
+      return sum;
     };
     auto dfun = [&](double s) {
-      Vec3 q, e;
-      motion(s, q, e);
-      const Vec3 vel = theta * v.cross(q - screw_.axis_point) + screw_.glide * v;
-      return vel.dot(da.cross(e)) + (q - pa).dot(da.cross(theta * v.cross(e)));
+      std::array<double, 4> a, da_ds;
+      std::array<double, 3> b, db_ds;
+      basis(s, a, b, da_ds, db_ds);
+      double sum = 0;
+      for (std::size_t i = 0; i < 4; ++i) {
+        for (std::size_t j = 0; j < 3; ++j) sum += k[i][j] * (da_ds[i] * b[j] + a[i] * db_ds[j]);
+      }
+      return sum;
     };
     auto bounds = [&](double lo, double hi, double& b1, double& b2) {
       const double h = (hi - lo) / 2;
