@@ -5,15 +5,19 @@
 #   tools/sanitize.sh            AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer),
 #                                whole suite, build dir build-asan
 #   tools/sanitize.sh --thread   ThreadSanitizer on the hardening tests only, build dir build-tsan
+#   tools/sanitize.sh --layers "gjk lp"   ASan+UBSan on those test layers only (ctest labels)
 # Environment: JOBS (build parallelism, default 2), CTEST_JOBS (default 1), SANITIZE_NO_APT=1 to
 # skip the package check.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="address"
+layers=""
 if [ "${1:-}" = "--thread" ]; then
   mode="thread"
+elif [ "${1:-}" = "--layers" ] && [ -n "${2:-}" ]; then
+  layers="$2"
 elif [ -n "${1:-}" ]; then
-  echo "usage: tools/sanitize.sh [--thread]" >&2
+  echo "usage: tools/sanitize.sh [--thread | --layers \"layer ...\"]" >&2
   exit 2
 fi
 jobs="${JOBS:-2}"
@@ -46,6 +50,7 @@ if [ "$mode" = "address" ]; then
   # Tests excluded from this run, each with the finding that excludes it (empty: none).
   exclude=""
   targets=()
+  for l in $layers; do targets+=("proxima_${l}_tests"); done
 else
   build="$root/build-tsan"
   flags="$common -fsanitize=thread"
@@ -79,6 +84,8 @@ export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
 ctest_args=(--test-dir "$build" --output-on-failure -j"$ctest_jobs" --timeout 1800)
 if [ "$mode" = "thread" ]; then
   ctest_args+=(-L hardening)
+elif [ -n "$layers" ]; then
+  ctest_args+=(-L "^($(echo $layers | tr ' ' '|'))\$")
 fi
 if [ -n "$exclude" ]; then
   ctest_args+=(-E "$exclude")
