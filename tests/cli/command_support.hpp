@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <cstdio>
 #include <vector>
 
 namespace proxima::test {
@@ -41,10 +43,14 @@ inline std::string scene_path(const std::string& name) {
 /// every stdout line must be a JSON object (the scene runner's contract).
 inline CommandResult run_proxima(const std::string& args, const std::string* stdin_text = nullptr,
                                  bool json_lines = true) {
+  // ctest runs test processes in parallel: the file names carry the process id and a call
+  // counter so two runs never share a file.
+  static int call = 0;
   const std::string dir = ::testing::TempDir();
-  const std::string in = dir + "proxima_cli_stdin.txt";
-  const std::string out = dir + "proxima_cli_stdout.txt";
-  const std::string err = dir + "proxima_cli_stderr.txt";
+  const std::string stem = dir + "proxima_cli_" + std::to_string(::getpid()) + "_" + std::to_string(call++);
+  const std::string in = stem + "_stdin.txt";
+  const std::string out = stem + "_stdout.txt";
+  const std::string err = stem + "_stderr.txt";
   if (stdin_text != nullptr) {
     std::ofstream(in, std::ios::binary) << *stdin_text;
   }
@@ -55,6 +61,9 @@ inline CommandResult run_proxima(const std::string& args, const std::string* std
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = read_text(out);
   r.err = read_text(err);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
+  std::remove(err.c_str());
   std::istringstream lines(r.out);
   std::string line;
   while (json_lines && std::getline(lines, line)) {
