@@ -220,6 +220,23 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
   return run;
 }
 
+/// The warm-started GJK run shared by distance(), intersect() and penetration(): seeds `md`'s
+/// hill-climbing hints, the start simplex and the first direction from `warm`, runs GJK, and
+/// stores the final simplex and hints back into `warm`.
+template <class A, class B>
+GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale,
+                    const GjkOptions& options, GjkMode mode, WarmStart& warm) {
+  md.hint_a_ = warm.hint_a;
+  md.hint_b_ = warm.hint_b;
+  const Simplex start = load_warm_simplex(warm, md.b_in_a());
+  const Vec3 dir = first_direction(md.shape_a(), md.shape_b(), pose_a, md.b_in_a(), warm);
+  GjkRun run = run_gjk(md, start, dir, scale, options, mode);
+  store_warm_simplex(run.simplex, md.b_in_a(), warm);
+  warm.hint_a = md.hint_a_;
+  warm.hint_b = md.hint_b_;
+  return run;
+}
+
 }  // namespace detail
 
 /// Distance between convex shapes A and B placed by `pose_a` and `pose_b` (GJK).
@@ -244,15 +261,8 @@ DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& 
                         const GjkOptions& options, WarmStart& warm) {
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  md.hint_a_ = warm.hint_a;
-  md.hint_b_ = warm.hint_b;
   const double scale = detail::query_scale(a, b, b_in_a);
-  const Simplex start = detail::load_warm_simplex(warm, b_in_a);
-  const Vec3 dir = detail::first_direction(a, b, pose_a, b_in_a, warm);
-  const detail::GjkRun run = detail::run_gjk(md, start, dir, scale, options, detail::GjkMode::distance);
-  detail::store_warm_simplex(run.simplex, b_in_a, warm);
-  warm.hint_a = md.hint_a_;
-  warm.hint_b = md.hint_b_;
+  const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options, detail::GjkMode::distance, warm);
 
   DistanceResult r;
   r.iterations = run.iterations;

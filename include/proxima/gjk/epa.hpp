@@ -262,13 +262,8 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
                               BasicEpaHull<MaxVertices, MaxFaces>& workspace) {
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  md.hint_a_ = warm.hint_a;
-  md.hint_b_ = warm.hint_b;
   const double scale = detail::query_scale(a, b, b_in_a);
-  const Simplex start = detail::load_warm_simplex(warm, b_in_a);
-  const Vec3 dir = detail::first_direction(a, b, pose_a, b_in_a, warm);
-  const detail::GjkRun run = detail::run_gjk(md, start, dir, scale, options.gjk, detail::GjkMode::distance);
-  detail::store_warm_simplex(run.simplex, b_in_a, warm);
+  const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options.gjk, detail::GjkMode::distance, warm);
 
   const double margin_a = proxima::margin(a);
   const double margin_b = proxima::margin(b);
@@ -286,8 +281,6 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
     r.normal = pose_a.rotate(n);
     r.point_a = pose_a.apply(core.a + margin_a * n);
     r.point_b = pose_a.apply(core.b - margin_b * n);
-    warm.hint_a = md.hint_a_;
-    warm.hint_b = md.hint_b_;
     warm.direction = r.normal;
     return r;
   }

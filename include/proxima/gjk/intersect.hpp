@@ -27,15 +27,8 @@ IntersectResult intersect(const A& a, const Pose& pose_a, const B& b, const Pose
                           const GjkOptions& options, WarmStart& warm) {
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  md.hint_a_ = warm.hint_a;
-  md.hint_b_ = warm.hint_b;
   const double scale = detail::query_scale(a, b, b_in_a);
-  const Simplex start = detail::load_warm_simplex(warm, b_in_a);
-  const Vec3 dir = detail::first_direction(a, b, pose_a, b_in_a, warm);
-  const detail::GjkRun run = detail::run_gjk(md, start, dir, scale, options, detail::GjkMode::intersect);
-  detail::store_warm_simplex(run.simplex, b_in_a, warm);
-  warm.hint_a = md.hint_a_;
-  warm.hint_b = md.hint_b_;
+  const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options, detail::GjkMode::intersect, warm);
 
   IntersectResult r;
   r.iterations = run.iterations;
