@@ -2,6 +2,7 @@
 #include <proxima/lp/intersect.hpp>
 
 #include "lp/common.hpp"
+#include "lp/intersect_fast.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,14 +14,28 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-LpIntersectResult empty_answer(const PointsRef& a, const PointsRef& b, int n) {
+/// Sets `out` to "nothing found yet": every number NaN, vectors sized and NaN (their storage is
+/// reused when the sizes repeat, so a result object kept across queries allocates nothing).
+void reset(LpIntersectResult& out, int n, Eigen::Index na, Eigen::Index nb) {
+  out.intersect = false;
+  out.common_point.setConstant(n, kNaN);
+  out.weights_a.setConstant(na, kNaN);
+  out.weights_b.setConstant(nb, kNaN);
+  out.residual = kNaN;
+  out.separating_normal.setConstant(n, kNaN);
+  out.separating_offset = kNaN;
+  out.margin = kNaN;
+  out.iterations = 0;
+  out.converged = false;
+  out.warm_started = false;
+  out.status = Status::converged;
+  out.detail = Detail::none;
+}
+
+void empty_answer(const PointsRef& a, const PointsRef& b, LpIntersectResult& r) {
   // Nothing to meet: any hyperplane with the non-empty set on its side is a (vacuous) separator.
-  LpIntersectResult r;
-  r.intersect = false;
-  r.common_point = Eigen::VectorXd::Constant(n, kNaN);
-  r.weights_a = Eigen::VectorXd::Constant(a.cols(), kNaN);
-  r.weights_b = Eigen::VectorXd::Constant(b.cols(), kNaN);
-  r.separating_normal = Eigen::VectorXd::Unit(n, 0);
+  r.separating_normal.setZero();
+  r.separating_normal[0] = 1;
   if (b.cols() > 0) {
     r.separating_offset = b.row(0).minCoeff();
   } else if (a.cols() > 0) {
@@ -30,31 +45,15 @@ LpIntersectResult empty_answer(const PointsRef& a, const PointsRef& b, int n) {
   }
   r.margin = kInf;
   r.converged = true;
-  return r;
 }
 
-}  // namespace
-
-LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, const LpOptions& options) {
-  const int n = detail::validate_pair(a, "points_a", b, "points_b");
-  if (a.cols() == 0 || b.cols() == 0) return empty_answer(a, b, n);
+/// The general path: the LP written out densely and solved by lp::solve (simplex_method.hpp).
+/// Used when the structured solver (intersect_fast.hpp) fails or its certificate does not hold.
+void general_intersect(const PointsRef& a, const PointsRef& b, int n, LpWorkspace& ws, const LpOptions& options,
+                       LpIntersectResult& r) {
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
-
-  LpIntersectResult r;
-  r.separating_normal = Eigen::VectorXd::Constant(n, kNaN);
   const detail::Frame frame = detail::common_frame(a, b);
-  if (!(frame.half_extent > 0)) {
-    // Every point is the same point.
-    r.intersect = true;
-    r.common_point = a.col(0);
-    r.weights_a = Eigen::VectorXd::Unit(na, 0);
-    r.weights_b = Eigen::VectorXd::Unit(nb, 0);
-    r.residual = 0;
-    r.converged = true;
-    return r;
-  }
-
   // The LP of the file comment, in normalised coordinates: rows 0..n-1 say A l = B m, row n
   // sums l, row n+1 sums m.
   const int m = n + 2;
@@ -70,7 +69,7 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
   rhs[n + 1] = 1;
 
   const SimplexResult s = solve(lp, rhs, Eigen::VectorXd(), ws.simplex_mut(), detail::unscaled(options.simplex));
-  r.iterations = s.iterations;
+  r.iterations += s.iterations;
   r.warm_started = s.warm_started;
   r.status = s.status;
   r.detail = s.detail;
@@ -89,24 +88,21 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
       r.common_point = (a * r.weights_a + b * r.weights_b) / 2;
       r.residual = residual * frame.half_extent;
       r.converged = r.status == Status::converged;
-      return r;
+      return;
     }
     // A feasible basis whose weights do not reproduce a common point: numerical breakdown.
-    r.intersect = false;
-    r.common_point = Eigen::VectorXd::Constant(n, kNaN);
+    r.weights_a.setConstant(kNaN);
+    r.weights_b.setConstant(kNaN);
     r.status = Status::degenerate_input;
     r.detail = Detail::no_progress;
     r.converged = false;
-    return r;
+    return;
   }
 
-  r.common_point = Eigen::VectorXd::Constant(n, kNaN);
-  r.weights_a = Eigen::VectorXd::Constant(na, kNaN);
-  r.weights_b = Eigen::VectorXd::Constant(nb, kNaN);
   if (s.outcome != LpOutcome::infeasible) {
     r.converged = false;
     if (r.status == Status::converged) r.status = Status::degenerate_input;
-    return r;
+    return;
   }
 
   // Farkas: y = (w, alpha, beta) with w.a' + alpha <= 0 and -w.b' + beta <= 0 for the normalised
@@ -117,7 +113,7 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
   if (!(norm > 0)) {
     r.status = Status::degenerate_input;
     r.detail = Detail::no_progress;
-    return r;
+    return;
   }
   normal /= norm;
   const double hi_a = detail::max_dot(a, normal);
@@ -129,9 +125,131 @@ LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace&
     r.status = Status::degenerate_input;
     r.detail = Detail::touching;
     r.converged = false;
-    return r;
+    return;
   }
   r.converged = r.status == Status::converged;
+}
+
+/// The structured path's answer with its certificate checked; false when the certificate does
+/// not hold (then the general path decides).
+bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_extent, const detail::FastResult& f,
+                 detail::IntersectStorage& s, const LpOptions& options, LpIntersectResult& r) {
+  const int na = static_cast<int>(a.cols());
+  const int nb = static_cast<int>(b.cols());
+  const int m = n + 2;
+  const int cols = na + nb;
+  if (f.outcome == detail::FastOutcome::feasible) {
+    r.weights_a.setZero();
+    r.weights_b.setZero();
+    for (int row = 0; row < m; ++row) {
+      const int j = s.basis[static_cast<std::size_t>(row)];
+      if (j >= cols) continue;
+      (j < na ? r.weights_a[j] : r.weights_b[j - na]) = s.xb[row];
+    }
+    if (!detail::make_convex(r.weights_a) || !detail::make_convex(r.weights_b)) return false;
+    // Residual A' l - B' m over the basic columns, in normalised coordinates; then the common
+    // point over the same columns in input coordinates.
+    auto res = s.y.head(n);  // free after the solve
+    res.setZero();
+    r.common_point.setZero();
+    for (int row = 0; row < m; ++row) {
+      const int j = s.basis[static_cast<std::size_t>(row)];
+      if (j >= cols) continue;
+      const double w = j < na ? r.weights_a[j] : r.weights_b[j - na];
+      res += w * s.points.row(j).head(n).transpose();
+      r.common_point += w * (j < na ? a.col(j) : b.col(j - na));
+    }
+    const double residual = res.lpNorm<Eigen::Infinity>();
+    if (!(residual <= options.contact_tolerance)) return false;
+    r.common_point /= 2;
+    r.intersect = true;
+    r.residual = residual * half_extent;
+    r.converged = true;
+    return true;
+  }
+  if (f.outcome != detail::FastOutcome::infeasible) return false;
+  // Farkas ray, as in general_intersect; the margin is measured on the input points.
+  Eigen::VectorXd& normal = r.separating_normal;
+  normal = s.y.head(n);
+  const double norm = normal.norm();
+  if (!(norm > 0)) return false;
+  normal /= norm;
+  auto dots_a = s.values.head(na);
+  dots_a.noalias() = a.transpose() * normal;
+  const double hi_a = dots_a.maxCoeff();
+  auto dots_b = s.values.head(nb);
+  dots_b.noalias() = b.transpose() * normal;
+  const double lo_b = dots_b.minCoeff();
+  if (!(lo_b - hi_a > 0)) return false;
+  r.separating_offset = (hi_a + lo_b) / 2;
+  r.margin = lo_b - hi_a;
+  r.converged = true;
+  return true;
+}
+
+}  // namespace
+
+void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, LpIntersectResult& r,
+                    const LpOptions& options) {
+  const int n = detail::validate_pair(a, "points_a", b, "points_b");
+  options.validate();
+  reset(r, n, a.cols(), b.cols());
+  if (a.cols() == 0 || b.cols() == 0) {
+    empty_answer(a, b, r);
+    return;
+  }
+  const int na = static_cast<int>(a.cols());
+  const int nb = static_cast<int>(b.cols());
+
+  // Bounding boxes of A and of B, and the frame of both: centre and half-extent (inf-norm).
+  detail::IntersectStorage& s = ws.intersect_storage();
+  if (s.box.size() < 5 * n) s.box.resize(5 * n);
+  s.box.segment(0, n) = a.rowwise().minCoeff();
+  s.box.segment(n, n) = a.rowwise().maxCoeff();
+  s.box.segment(2 * n, n) = b.rowwise().minCoeff();
+  s.box.segment(3 * n, n) = b.rowwise().maxCoeff();
+  double half_extent = 0;
+  for (int i = 0; i < n; ++i) {
+    const double lo = std::min(s.box[i], s.box[2 * n + i]);
+    const double hi = std::max(s.box[n + i], s.box[3 * n + i]);
+    s.box[4 * n + i] = (lo + hi) / 2;
+    half_extent = std::max(half_extent, (hi - lo) / 2);
+  }
+  if (!(half_extent > 0)) {
+    // Every point is the same point.
+    r.intersect = true;
+    r.common_point = a.col(0);
+    r.weights_a.setZero();
+    r.weights_a[0] = 1;
+    r.weights_b.setZero();
+    r.weights_b[0] = 1;
+    r.residual = 0;
+    r.converged = true;
+    return;
+  }
+
+  const detail::FastResult f =
+      detail::solve_intersect_fast(a, b, half_extent, s, detail::unscaled(options.simplex));
+  r.iterations = f.iterations;
+  r.warm_started = f.warm_started;
+  if (f.outcome == detail::FastOutcome::iteration_limit) {
+    r.status = Status::iteration_limit;
+    return;
+  }
+  if (fast_answer(a, b, n, half_extent, f, s, options, r)) return;
+  // The structured path could not certify its answer (a singular basis, or a pair inside the
+  // touching band): the general solver decides, from scratch.
+  const int fast_pivots = r.iterations;
+  reset(r, n, na, nb);
+  r.iterations = fast_pivots;
+  s.n = -1;
+  ++s.fallbacks;
+  general_intersect(a, b, n, ws, options, r);
+}
+
+LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, const LpOptions& options) {
+  LpIntersectResult r;
+  intersect_into(a, b, ws, r, options);
   return r;
 }
 

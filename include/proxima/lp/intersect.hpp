@@ -67,15 +67,25 @@ struct LpIntersectResult {
 ///
 /// Status: converged; iteration_limit when options.simplex.max_iterations stopped it (then
 /// intersect is false and uncertified); degenerate_input as above or on a singular basis.
-/// Cost: phase one of the simplex method on an (n+2) x (|A|+|B|) LP, O((n+2)(|A|+|B|)) per
-/// pivot. Pivots per query are nearly flat in |A| + |B| (3-D: 6-9 from 8 to 4096 points per set
-/// with the default pricing, 10-53 with Bland's; bench/lp_bench/RESULTS.md), not linear as the
-/// seed expects; a warm start on a slowly moving pair needs 0.3-4.
-/// Allocation: the result vectors only; the LP lives in the workspace.
+/// Solver: phase one of the simplex method on the (n+2) x (|A|+|B|) LP by a structured revised
+/// simplex (src/lp/intersect_fast.hpp: pricing as two support scans over the normalised points,
+/// a crash basis of the two support points towards the other set's box centre, an explicit
+/// (n+2) x (n+2) basis inverse); when its certificate fails (singular basis, touching band) the
+/// general solver (simplex_method.hpp) decides from scratch, and `iterations` counts both.
+/// Cost: O(n (|A|+|B|) + n^2) per pivot. Pivots per query grow slowly with |A| + |B|
+/// (proxima_bench --suite=lp reports them; docs/benchmarks.md, LP section), not linearly as the
+/// seed expects; a warm start on a slowly moving pair needs far fewer.
+/// Allocation: none when `workspace` and the result (intersect_into) have seen these sizes and
+/// the structured path certifies its answer (tests/lp/allocation_test.cpp); intersect() allocates
+/// the result's vectors.
 /// Throws InvalidInput naming "points_a" or "points_b" for n = 0, mismatched dimensions or a
-/// NaN/Inf coordinate ("points_a[col][row]").
+/// NaN/Inf coordinate ("points_a[col][row]"), or the field of an invalid option.
 LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, LpWorkspace& workspace,
                             const LpOptions& options = {});
+/// Same, writing into `result`, whose vectors are resized only when the sizes change: with a
+/// workspace and a result kept across queries the query allocates nothing.
+void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& workspace, LpIntersectResult& result,
+                    const LpOptions& options = {});
 /// Same, with a temporary workspace (cold start).
 LpIntersectResult intersect(const PointsRef& a, const PointsRef& b, const LpOptions& options = {});
 

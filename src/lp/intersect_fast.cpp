@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+// Structured phase one for lp::intersect (see intersect_fast.hpp). Columns are numbered
+// 0..N-1 (points: A's first, then B's; N = |A| + |B|) and N..N+n-1 (artificial column i is
+// sign_i e_i on coordinate row i). Rows 0..n-1 say A l = B m, row n sums l, row n+1 sums m.
+#include "lp/intersect_fast.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace proxima::lp::detail {
+namespace {
+
+constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+
+template <class Vector>
+void grow(Vector& v, Eigen::Index size) {
+  if (v.size() < size) v.resize(size);
+}
+
+class FastSolver {
+ public:
+  FastSolver(IntersectStorage& s, int n, int na, int nb, const SimplexOptions& options)
+      : s_(s), n_(n), na_(na), nb_(nb), cols_(na + nb), m_(n + 2), opt_(options) {}
+
+  FastResult run();
+
+ private:
+  bool artificial(int j) const { return j >= cols_; }
+  int basic(int r) const { return s_.basis[static_cast<std::size_t>(r)]; }
+  auto binv() { return s_.binv.topLeftCorner(m_, m_); }
+  auto points() { return s_.points.topLeftCorner(cols_, n_); }
+  auto xb() { return s_.xb.head(m_); }
+  auto y() { return s_.y.head(m_); }
+  auto alpha() { return s_.alpha.head(m_); }
+  /// Row of the convexity constraint that holds column j (j structural).
+  int convexity_row(int j) const { return j < na_ ? n_ : n_ + 1; }
+
+  void write_column(int j, Eigen::Ref<Eigen::VectorXd> out) {
+    if (artificial(j)) {
+      out.setZero();
+      out[j - cols_] = s_.sign[j - cols_];
+      return;
+    }
+    out.head(n_) = points().row(j).transpose();
+    out[n_] = j < na_ ? 1.0 : 0.0;
+    out[n_ + 1] = j < na_ ? 0.0 : 1.0;
+  }
+  /// alpha = B^-1 (column j).
+  void compute_alpha(int j) {
+    if (artificial(j)) {
+      alpha() = s_.sign[j - cols_] * binv().col(j - cols_);
+      return;
+    }
+    alpha().noalias() = binv().leftCols(n_) * points().row(j).transpose();
+    alpha() += binv().col(convexity_row(j));
+  }
+  /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points).
+  void compute_y() {
+    y().setZero();
+    for (int r = 0; r < m_; ++r) {
+      if (artificial(basic(r))) y() += binv().row(r).transpose();
+    }
+  }
+  double artificial_sum() {
+    double sum = 0;
+    for (int r = 0; r < m_; ++r) {
+      if (artificial(basic(r))) sum += std::max(s_.xb[r], 0.0);
+    }
+    return sum;
+  }
+  void set_basic(int r, int j) {
+    s_.basis[static_cast<std::size_t>(r)] = j;
+    if (!artificial(j)) s_.is_basic[static_cast<std::size_t>(j)] = 1;
+  }
+
+  void crash();
+  bool warm_start();
+  bool refactor();
+  int price(bool bland);
+  int ratio_test(bool& degenerate);
+  void pivot(int row, int entering);
+
+  IntersectStorage& s_;
+  int n_;
+  int na_;
+  int nb_;
+  int cols_;
+  int m_;
+  const SimplexOptions& opt_;
+};
+
+void FastSolver::crash() {
+  // The support point of A towards B and of B towards A (directions between the centres of
+  // the two bounding boxes), each basic in its convexity row at level 1; the coordinate rows
+  // take artificial columns signed so that their levels |residual| are >= 0. With u = a', v = -b'
+  // the basis matrix is [D u v; 0 1 0; 0 0 1], whose inverse is [D -Du -Dv; 0 1 0; 0 0 1].
+  const auto lo_a = s_.box.segment(0, n_);
+  const auto hi_a = s_.box.segment(n_, n_);
+  const auto lo_b = s_.box.segment(2 * n_, n_);
+  const auto hi_b = s_.box.segment(3 * n_, n_);
+  auto dir = y().head(n_);  // y is free until the first pricing
+  dir = (lo_b + hi_b - lo_a - hi_a) / 2;
+  auto v = s_.values.head(cols_);
+  v.noalias() = points() * dir;
+  int sa = 0;
+  int sb = 0;
+  v.head(na_).maxCoeff(&sa);
+  v.tail(nb_).maxCoeff(&sb);
+  sb += na_;
+  std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
+  auto inv = binv();
+  inv.setZero();
+  for (int i = 0; i < n_; ++i) {
+    const double residual = -(s_.points(sa, i) + s_.points(sb, i));
+    const double sign = residual < 0 ? -1.0 : 1.0;
+    s_.sign[i] = sign;
+    inv(i, i) = sign;
+    inv(i, n_) = -sign * s_.points(sa, i);
+    inv(i, n_ + 1) = -sign * s_.points(sb, i);
+    s_.xb[i] = std::abs(residual);
+    set_basic(i, cols_ + i);
+  }
+  inv(n_, n_) = 1;
+  inv(n_ + 1, n_ + 1) = 1;
+  s_.xb[n_] = 1;
+  s_.xb[n_ + 1] = 1;
+  set_basic(n_, sa);
+  set_basic(n_ + 1, sb);
+}
+
+bool FastSolver::warm_start() {
+  // The previous basis on the new data. Artificial levels that came out negative are made
+  // positive by flipping the sign of their column (which negates that row of the inverse); a
+  // negative point weight would need a repair phase, and the crash basis is as good a start.
+  std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
+  for (int r = 0; r < m_; ++r) {
+    if (!artificial(basic(r))) s_.is_basic[static_cast<std::size_t>(basic(r))] = 1;
+  }
+  if (!refactor()) return false;
+  const double feas = opt_.feasibility_tolerance;
+  for (int r = 0; r < m_; ++r) {
+    const int j = basic(r);
+    if (artificial(j)) {
+      if (s_.xb[r] < 0) {
+        s_.sign[j - cols_] = -s_.sign[j - cols_];
+        binv().row(r) *= -1;
+        s_.xb[r] = -s_.xb[r];
+      }
+    } else if (s_.xb[r] < -feas) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool FastSolver::refactor() {
+  // Gauss-Jordan with partial pivoting on the basis matrix; then x_B = B^-1 (e_n + e_{n+1}).
+  auto bm = s_.factor.topLeftCorner(m_, m_);
+  for (int r = 0; r < m_; ++r) write_column(basic(r), bm.col(r));
+  auto inv = binv();
+  inv.setIdentity();
+  const double scale = std::max(1.0, bm.cwiseAbs().maxCoeff());
+  for (int k = 0; k < m_; ++k) {
+    int p = k;
+    double best = std::abs(bm(k, k));
+    for (int i = k + 1; i < m_; ++i) {
+      if (std::abs(bm(i, k)) > best) {
+        best = std::abs(bm(i, k));
+        p = i;
+      }
+    }
+    if (!(best > opt_.pivot_tolerance * scale)) return false;
+    if (p != k) {
+      bm.row(p).swap(bm.row(k));
+      inv.row(p).swap(inv.row(k));
+    }
+    const double inv_pivot = 1.0 / bm(k, k);
+    bm.row(k) *= inv_pivot;
+    inv.row(k) *= inv_pivot;
+    for (int i = 0; i < m_; ++i) {
+      const double f = bm(i, k);
+      if (i == k || f == 0) continue;
+      bm.row(i) -= f * bm.row(k);
+      inv.row(i) -= f * inv.row(k);
+    }
+  }
+  xb() = inv.col(n_) + inv.col(n_ + 1);
+  return true;
+}
+
+int FastSolver::price(bool bland) {
+  // Value of column j: y^T A_j = y_x . p_j + y_{convexity row}; its reduced cost is -value.
+  // Basic columns are excluded explicitly (their value is 0 only up to rounding).
+  auto v = s_.values.head(cols_);
+  v.noalias() = points() * s_.y.head(n_);
+  v.head(na_).array() += s_.y[n_];
+  v.tail(nb_).array() += s_.y[n_ + 1];
+  for (int r = 0; r < m_; ++r) {
+    if (!artificial(basic(r))) v[basic(r)] = kMinusInf;
+  }
+  const double tol = opt_.optimality_tolerance;
+  if (bland) {
+    for (int j = 0; j < cols_; ++j) {
+      if (v[j] > tol) return j;
+    }
+    return -1;
+  }
+  const double best = v.maxCoeff();  // vectorised; the index is found by a second, short scan
+  if (!(best > tol)) return -1;
+  for (int j = 0; j < cols_; ++j) {
+    if (v[j] == best) return j;
+  }
+  return -1;
+}
+
+int FastSolver::ratio_test(bool& degenerate) {
+  // Harris two-pass test with Bland's leaving rule on degenerate steps, as in the general
+  // solver (simplex_method.cpp, SimplexSolver::ratio_test), phase one only.
+  auto al = alpha();
+  const double piv = opt_.pivot_tolerance * std::max(1.0, al.cwiseAbs().maxCoeff());
+  const double feas = opt_.feasibility_tolerance;
+  double theta_max = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < m_; ++i) {
+    if (al[i] > piv) theta_max = std::min(theta_max, (std::max(s_.xb[i], 0.0) + feas) / al[i]);
+  }
+  if (!std::isfinite(theta_max)) return -1;
+  int row = -1;
+  double row_alpha = 0;
+  for (int i = 0; i < m_; ++i) {
+    if (al[i] > piv && std::max(s_.xb[i], 0.0) / al[i] <= theta_max && al[i] > row_alpha) {
+      row = i;
+      row_alpha = al[i];
+    }
+  }
+  degenerate = s_.xb[row] <= feas;
+  if (!degenerate) return row;
+  int bland_row = -1;
+  int bland_index = 0;
+  for (int i = 0; i < m_; ++i) {
+    if (al[i] > piv && s_.xb[i] <= feas && s_.xb[i] / al[i] <= theta_max) {
+      if (bland_row < 0 || basic(i) < bland_index) {
+        bland_row = i;
+        bland_index = basic(i);
+      }
+    }
+  }
+  return bland_row >= 0 ? bland_row : row;
+}
+
+void FastSolver::pivot(int row, int entering) {
+  auto al = alpha();
+  const double ar = al[row];
+  const double theta = std::max(s_.xb[row], 0.0) / ar;
+  xb() -= theta * al;
+  s_.xb[row] = theta;
+  auto inv = binv();
+  inv.row(row) /= ar;
+  for (int i = 0; i < m_; ++i) {
+    if (i == row || al[i] == 0) continue;
+    inv.row(i) -= al[i] * inv.row(row);
+  }
+  const int leaving = basic(row);
+  if (!artificial(leaving)) s_.is_basic[static_cast<std::size_t>(leaving)] = 0;
+  set_basic(row, entering);
+}
+
+FastResult FastSolver::run() {
+  FastResult result;
+  const bool warm = opt_.warm_start && s_.n == n_ && s_.count_a == na_ && s_.count_b == nb_ && warm_start();
+  if (!warm) crash();
+  result.warm_started = warm;
+  s_.n = -1;  // the stored basis is valid again only after a finished solve
+  const bool bland_only = opt_.pricing == PricingRule::bland;
+  int degenerate_run = 0;
+  int since_refactor = 0;
+  for (;;) {
+    if (artificial_sum() <= opt_.infeasibility_tolerance) {
+      result.outcome = FastOutcome::feasible;
+      break;
+    }
+    if (result.iterations >= opt_.max_iterations) {
+      result.outcome = FastOutcome::iteration_limit;
+      return result;
+    }
+    if (since_refactor >= opt_.refactor_interval) {
+      if (!refactor()) return result;  // failed
+      since_refactor = 0;
+      continue;
+    }
+    compute_y();
+    const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland);
+    if (q < 0) {
+      result.outcome = FastOutcome::infeasible;
+      break;
+    }
+    compute_alpha(q);
+    bool degenerate = false;
+    const int r = ratio_test(degenerate);
+    if (r < 0) return result;  // phase one is bounded: only rounding gets here
+    degenerate_run = degenerate ? degenerate_run + 1 : 0;
+    pivot(r, q);
+    ++result.iterations;
+    ++since_refactor;
+  }
+  s_.n = n_;
+  s_.count_a = na_;
+  s_.count_b = nb_;
+  return result;
+}
+
+}  // namespace
+
+FastResult solve_intersect_fast(const PointsRef& a, const PointsRef& b, double half_extent, IntersectStorage& s,
+                                const SimplexOptions& options) {
+  const int n = static_cast<int>(a.rows());
+  const int na = static_cast<int>(a.cols());
+  const int nb = static_cast<int>(b.cols());
+  const int cols = na + nb;
+  const int m = n + 2;
+  if (s.points.rows() < cols || s.points.cols() < n) {
+    s.points.resize(std::max<Eigen::Index>(cols, s.points.rows()), std::max<Eigen::Index>(n, s.points.cols()));
+  }
+  if (s.binv.rows() < m) {
+    s.binv.resize(m, m);
+    s.factor.resize(m, m);
+  }
+  grow(s.values, cols);
+  grow(s.xb, m);
+  grow(s.y, m);
+  grow(s.alpha, m);
+  grow(s.sign, n);
+  if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
+  if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
+  // Normalised points, one per row (pricing is then n contiguous axpys over the points).
+  const auto center = s.box.segment(4 * n, n);
+  const double inv_h = 1.0 / half_extent;
+  s.points.block(0, 0, na, n) = ((a.colwise() - center) * inv_h).transpose();
+  s.points.block(na, 0, nb, n) = ((b.colwise() - center) * -inv_h).transpose();
+  FastSolver solver(s, n, na, nb, options);
+  return solver.run();
+}
+
+}  // namespace proxima::lp::detail
