@@ -3,27 +3,35 @@
 # Builds the test suite with clang and sanitizers in its own build directory and runs it with
 # ctest; any sanitizer report fails the run (halt_on_error, -fno-sanitize-recover=all).
 #   tools/sanitize.sh            AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer),
-#                                whole suite, build dir build-asan
+#                                every test executable, build dir build-asan
 #   tools/sanitize.sh --thread   ThreadSanitizer on the hardening tests only, build dir build-tsan
 #   tools/sanitize.sh --layers "gjk lp"   ASan+UBSan on those test layers only (ctest labels)
-# Environment: JOBS (build parallelism, default 2), CTEST_JOBS (default 1), SANITIZE_NO_APT=1 to
-# skip the package check.
+#   tools/sanitize.sh --configure-only     configure build-asan and stop (tools/ci/fuzz.sh uses it)
+# The ASan build is also compiled with -fsanitize=fuzzer-no-link (coverage counters only; they do
+# nothing without libFuzzer), so tools/ci/fuzz.sh links its fuzz targets against the same library
+# objects instead of building the library a third time.
+# Environment: JOBS (build parallelism, default 2), CTEST_JOBS (default 2), SANITIZE_NO_APT=1 to
+# skip the package check, BUILD_DIR to override the build directory.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="address"
 layers=""
-if [ "${1:-}" = "--thread" ]; then
+configure_only=0
+if [ "${1:-}" = "--configure-only" ]; then
+  configure_only=1
+elif [ "${1:-}" = "--thread" ]; then
   mode="thread"
 elif [ "${1:-}" = "--layers" ] && [ -n "${2:-}" ]; then
   layers="$2"
 elif [ -n "${1:-}" ]; then
-  echo "usage: tools/sanitize.sh [--thread | --layers \"layer ...\"]" >&2
+  echo "usage: tools/sanitize.sh [--thread | --layers \"layer ...\" | --configure-only]" >&2
   exit 2
 fi
 jobs="${JOBS:-2}"
-ctest_jobs="${CTEST_JOBS:-1}"
+ctest_jobs="${CTEST_JOBS:-2}"
 
-# clang 14 and its sanitizer runtimes (the LeakSanitizer/ASan/TSan libraries live in libclang-rt-14-dev).
+# clang 14 and its sanitizer runtimes (the LeakSanitizer/ASan/TSan/libFuzzer libraries live in
+# libclang-rt-14-dev).
 if [ "${SANITIZE_NO_APT:-0}" != "1" ]; then
   missing=()
   for p in clang-14 libclang-rt-14-dev ninja-build cmake; do
@@ -39,24 +47,31 @@ if [ "${SANITIZE_NO_APT:-0}" != "1" ]; then
 fi
 cxx="$(command -v clang++-14 || command -v clang++)"
 
-# CGAL's exact predicates need IEEE rounding-mode control; clang ignores -frounding-math with a
-# warning (-Wignored-optimization-argument) in some versions, so the flag is passed and that one
-# warning silenced: the CGAL tests run under the sanitizers all the same.
-common="-O1 -g -fno-omit-frame-pointer -frounding-math -Wno-ignored-optimization-argument -Wno-unused-command-line-argument"
+# ccache: clang's precompiled headers carry a timestamp that defeats caching unless it is turned
+# off (-fno-pch-timestamp) and ccache is told to accept PCH (sloppiness); the cache then survives
+# between runs and between build directories.
+export CCACHE_SLOPPINESS="pch_defines,time_macros,include_file_mtime,include_file_ctime"
+export CCACHE_BASEDIR="$root"
+export CCACHE_NOHASHDIR=1
+
+# -O1: the usual sanitizer level; -O0 makes the property tests several times slower, -O2 costs
+# build time. -gline-tables-only: enough for symbolised stack traces (file:line in every report)
+# at a fraction of full -g's compile, link and disk cost. CGAL's exact predicates need
+# -frounding-math (clang 14 accepts it).
+common="-O1 -gline-tables-only -fno-omit-frame-pointer -frounding-math -Xclang -fno-pch-timestamp -Wno-ignored-optimization-argument -Wno-unused-command-line-argument"
 if [ "$mode" = "address" ]; then
-  build="$root/build-asan"
-  flags="$common -fsanitize=address,undefined -fno-sanitize-recover=all"
+  build="${BUILD_DIR:-$root/build-asan}"
+  flags="$common -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all"
   link="-fsanitize=address,undefined"
+  fuzz="ON"
   # Tests excluded from this run, each with the finding that excludes it (empty: none).
   exclude=""
-  targets=()
-  for l in $layers; do targets+=("proxima_${l}_tests"); done
 else
-  build="$root/build-tsan"
+  build="${BUILD_DIR:-$root/build-tsan}"
   flags="$common -fsanitize=thread"
   link="-fsanitize=thread"
+  fuzz="OFF"
   exclude=""
-  targets=(proxima_hardening_tests)
 fi
 
 cmake -S "$root" -B "$build" -G Ninja \
@@ -66,15 +81,27 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="$link" \
   -DCMAKE_SHARED_LINKER_FLAGS="$link" \
-  -DPROXIMA_BUILD_BENCH=OFF -DPROXIMA_BUILD_PYTHON=OFF -DPROXIMA_BUILD_TESTS=ON \
-  -DPROXIMA_WARNINGS_AS_ERRORS=OFF
+  -DPROXIMA_BUILD_BENCH=OFF -DPROXIMA_BUILD_PYTHON=OFF -DPROXIMA_BUILD_TESTS=ON -DPROXIMA_BUILD_APPS=ON \
+  -DPROXIMA_BUILD_FUZZ="$fuzz" \
+  -DPROXIMA_WARNINGS_AS_ERRORS=OFF >/dev/null
+[ "$configure_only" = "1" ] && exit 0
+
+# Only what the tests need: the test executables (and the command the cli tests run), not the
+# fuzz targets, the examples or anything else under `all`.
+targets=()
+if [ "$mode" = "thread" ]; then
+  targets=(proxima_hardening_tests)
+elif [ -n "$layers" ]; then
+  for l in $layers; do targets+=("proxima_${l}_tests"); done
+else
+  mapfile -t targets < <(cmake --build "$build" --target help | sed -n 's/^\(proxima_[a-z0-9_]*_tests\):.*/\1/p')
+fi
+for t in "${targets[@]}"; do
+  if [ "$t" = "proxima_cli_tests" ]; then targets+=(proxima_cli); fi
+done
 
 start=$(date +%s)
-if [ ${#targets[@]} -gt 0 ]; then
-  cmake --build "$build" -j"$jobs" --target "${targets[@]}"
-else
-  cmake --build "$build" -j"$jobs"
-fi
+cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 built=$(date +%s)
 
 # Any report stops the process with a non-zero exit code, so ctest counts the test as failed.
@@ -83,7 +110,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
 ctest_args=(--test-dir "$build" --output-on-failure -j"$ctest_jobs" --timeout 1800)
 if [ "$mode" = "thread" ]; then
-  ctest_args+=(-L hardening)
+  ctest_args+=(-L '^hardening$' -R Concurrency)
 elif [ -n "$layers" ]; then
   ctest_args+=(-L "^($(echo $layers | tr ' ' '|'))\$")
 fi
