@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -137,7 +138,9 @@ MeshData parse_off(std::istream& in) {
   };
   auto next_count = [&](const char* what) {
     const double v = next_number(what);
-    if (!(v >= 0) || v != std::floor(v)) throw InvalidInput(std::string("off ") + what, "bad count " + format_number(v));
+    // The upper bound keeps the conversion to int defined (fuzz_mesh found "1e308" as a count).
+    if (!(v >= 0) || v != std::floor(v) || v > std::numeric_limits<int>::max())
+      throw InvalidInput(std::string("off ") + what, "bad count " + format_number(v));
     return static_cast<int>(v);
   };
   const int nv = next_count("vertex count");
