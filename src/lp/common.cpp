@@ -71,8 +71,10 @@ Frame common_frame(const PointsRef& a, const PointsRef& b) {
   const Eigen::VectorXd lo = a.rowwise().minCoeff().cwiseMin(b.rowwise().minCoeff());
   const Eigen::VectorXd hi = a.rowwise().maxCoeff().cwiseMax(b.rowwise().maxCoeff());
   Frame f;
-  f.center = (lo + hi) / 2;
-  f.half_extent = ((hi - lo) / 2).maxCoeff();
+  // Halve before adding: (hi - lo) / 2 overflows to inf for finite coordinates near +-DBL_MAX,
+  // and an infinite half-extent scales every point to 0 (fuzz_lp, corpus regress_lp_extent_overflow).
+  f.center = lo / 2 + hi / 2;
+  f.half_extent = (hi / 2 - lo / 2).maxCoeff();
   return f;
 }
 
