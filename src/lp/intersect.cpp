@@ -85,7 +85,8 @@ void general_intersect(const PointsRef& a, const PointsRef& b, int n, LpWorkspac
            : kInf;
     if (ok && residual <= options.contact_tolerance) {
       r.intersect = true;
-      r.common_point = (a * r.weights_a + b * r.weights_b) / 2;
+      // Halved before adding: the two points may each be near DBL_MAX (fuzz_lp).
+      r.common_point = (a * r.weights_a) / 2 + (b * r.weights_b) / 2;
       r.residual = residual * frame.half_extent;
       r.converged = r.status == Status::converged;
       return;
