@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Throughput of the batch API (issue 7 targets): intersect on N=8 polytope pairs, distance on N=32
-// polytope pairs, 1 and 2 threads, seeded random poses (about half overlapping). Standalone: build
+// polytope pairs, and toi_translate on N=8 pairs (no target), 1 and 2 threads, seeded random poses (about half overlapping). Standalone: build
 // against a configured build directory, e.g.
 //   g++ -std=c++20 -O2 -DNDEBUG -I include -I /usr/include/eigen3 tools/batch_throughput.cpp \
 //       build-py/libproxima_batch.a build-py/libproxima_query.a build-py/libproxima_ccd.a \
@@ -10,6 +10,7 @@
 // (libraries that a build does not produce are simply left out). Prints queries per second, the
 // best of `kRepeats` runs (the machine is shared: the best run is the least disturbed one).
 #include <proxima/batch/batch.hpp>
+#include <proxima/batch/toi.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -83,6 +84,33 @@ int main() {
     std::printf("N=%2d  overlap %.0f%%  intersect: 1T %.2f M/s, 2T %.2f M/s (x%.2f)   distance: 1T %.2f M/s, 2T %.2f M/s (x%.2f)\n",
                 vertices, 100.0 * static_cast<double>(hits) / kQueries, rate_i[1] / 1e6, rate_i[2] / 1e6,
                 rate_i[2] / rate_i[1], rate_d[1] / 1e6, rate_d[2] / 1e6, rate_d[2] / rate_d[1]);
+  }
+  // Time of impact: B (N=8) 3 away, translating towards A with a random sideways component.
+  {
+    const AnyConvex a = random_polytope(rng, 8);
+    const AnyConvex b = random_polytope(rng, 8);
+    const std::vector<double> rows = random_rows(rng, kQueries, 3.0);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> velocity(3 * kQueries);
+    for (std::size_t i = 0; i < kQueries; ++i) {
+      for (int k = 0; k < 3; ++k) velocity[3 * i + k] = -rows[7 * i + k] + u(rng);
+    }
+    const Pose identity;
+    const Vec3 still = Vec3::Zero();
+    std::vector<std::uint8_t> contact(kQueries);
+    double rate[3] = {};
+    for (int threads : {1, 2}) {
+      batch::ToiBatchOptions o;
+      o.threads = threads;
+      rate[threads] = best_rate([&] {
+        batch::toi_translate(std::span(&a, 1), std::span(&identity, 1), std::span(&still, 1), std::span(&b, 1),
+                             batch::PoseArray::quaternions(rows.data(), kQueries),
+                             batch::VectorArray::rows(velocity.data(), kQueries), 1.0, {.contact = contact}, o);
+      });
+    }
+    const auto contacts = static_cast<double>(std::count(contact.begin(), contact.end(), 1));
+    std::printf("N= 8  contact %.0f%%  toi_translate: 1T %.2f M/s, 2T %.2f M/s (x%.2f)\n", 100.0 * contacts / kQueries,
+                rate[1] / 1e6, rate[2] / 1e6, rate[2] / rate[1]);
   }
   return 0;
 }
