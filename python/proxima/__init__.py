@@ -7,9 +7,15 @@ names (``proxima.box(half_extents=(1, 1, 1))``); poses with :class:`Pose` (quate
 the C++ field names. The ``batch_*`` functions take and return numpy arrays and run on all cores
 with the GIL released. :mod:`proxima.dask` spreads a batch over a dask.distributed cluster.
 
+Submodules: :mod:`proxima.ipm` (implicit objects, interior-point distance and continuous
+queries), :mod:`proxima.ccd` (screw motions, every collision of two meshes, convex time of
+impact), :mod:`proxima.mesh` (polyhedral meshes, OBJ/OFF/STL, generators).
+
 Bad input raises :class:`InvalidInput` (a ``ValueError``) with the C++ message naming the field;
 arguments of the wrong type raise ``TypeError``.
 """
+import sys
+
 from . import _proxima
 from ._proxima import (  # noqa: F401
     Detail,
@@ -26,11 +32,17 @@ from ._proxima import (  # noqa: F401
     Pose,
     Shape,
     Status,
+    ToiResult,
+    WarmStart,
     affine,
     batch_distance,
     batch_intersect,
     batch_penetration,
+    batch_screw_first_contact,
+    batch_toi_screw,
+    batch_toi_translate,
     box,
+    ccd,
     capsule,
     cone,
     cylinder,
@@ -39,9 +51,12 @@ from ._proxima import (  # noqa: F401
     hardware_threads,
     hull,
     intersect,
+    ipm,
     lp_contains,
     lp_distance,
     lp_intersect,
+    lp_point_inside,
+    mesh,
     minkowski,
     penetration,
     point,
@@ -60,7 +75,11 @@ def _rebuild_shape(factory, args):
     return getattr(_proxima, factory)(*args)
 
 
-#: Modules whose C++ API was not yet committed when the bindings were written (not bound).
-NOT_YET_BOUND = ("ipm", "ccd")
+# `import proxima.ipm` (and ccd, mesh) work like the attribute access; the second name is the
+# one pickle looks up for the submodules' classes (their __module__).
+for _name, _module in (("ipm", ipm), ("ccd", ccd), ("mesh", mesh)):
+    sys.modules[__name__ + "." + _name] = _module
+    sys.modules[_module.__name__] = _module
+del _name, _module
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [name for name in dir() if not name.startswith("_") and name != "sys"]

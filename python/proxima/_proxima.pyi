@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Type stubs of the compiled extension proxima._proxima (kept by hand; see python/src/module.cpp).
+# Type stubs of the compiled extension proxima._proxima (kept by hand; see python/src/*.cpp).
+# The submodules ipm, ccd and mesh have their own stubs (ipm.pyi, ccd.pyi, mesh.pyi).
 from enum import IntEnum
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+
+from . import ccd as ccd
+from . import ipm as ipm
+from . import mesh as mesh
 
 ArrayLike = npt.ArrayLike
 Vec3 = npt.NDArray[np.float64]
@@ -129,7 +134,25 @@ class PenetrationResult:
     status: Status
     detail: Detail
 
-def distance(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, options: Optional[GjkOptions] = None) -> DistanceResult: ...
+class ToiResult:
+    contact: bool
+    toi: float
+    point: Vec3
+    normal: Vec3
+    iterations: int
+    status: Status
+    detail: Detail
+    def __bool__(self) -> bool: ...
+
+class WarmStart:
+    """GJK warm-start state for one pair; pass it to successive distance() calls."""
+    def __init__(self) -> None: ...
+    @property
+    def size(self) -> int: ...
+    def reset(self) -> None: ...
+
+def distance(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, options: Optional[GjkOptions] = None,
+             warm: Optional[WarmStart] = None) -> DistanceResult: ...
 def intersect(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, options: Optional[GjkOptions] = None) -> IntersectResult: ...
 def penetration(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, options: Optional[EpaOptions] = None) -> PenetrationResult: ...
 
@@ -192,6 +215,7 @@ class LpDistanceResult:
 def lp_intersect(points_a: ArrayLike, points_b: ArrayLike) -> LpIntersectResult: ...
 def lp_contains(points_a: ArrayLike, points_b: ArrayLike) -> LpContainsResult: ...
 def lp_distance(points_a: ArrayLike, points_b: ArrayLike, norm: str = "l1") -> LpDistanceResult: ...
+def lp_point_inside(point: ArrayLike, points_b: ArrayLike) -> LpIntersectResult: ...
 
 ShapesArg = Union[Shape, Sequence[Shape]]
 PosesArg = Union[Pose, List[Pose], ArrayLike]
@@ -205,4 +229,14 @@ def batch_distance(a: ShapesArg, pose_a: PosesArg, b: ShapesArg, pose_b: PosesAr
 def batch_penetration(a: ShapesArg, pose_a: PosesArg, b: ShapesArg, pose_b: PosesArg, *, threads: int = 0,
                       bad_poses: str = "raise", scalar_first: bool = True,
                       options: Optional[EpaOptions] = None) -> Dict[str, np.ndarray]: ...
+def batch_toi_translate(a: ShapesArg, pose_a: PosesArg, velocity_a: ArrayLike, b: ShapesArg, pose_b: PosesArg,
+                        velocity_b: ArrayLike, t_max: float, *, threads: int = 0, bad_poses: str = "raise",
+                        scalar_first: bool = True, options: Optional[ccd.ToiOptions] = None) -> Dict[str, np.ndarray]: ...
+def batch_toi_screw(a: ShapesArg, a_start: PosesArg, a_end: PosesArg, b: ShapesArg, b_start: PosesArg,
+                    b_end: PosesArg, *, threads: int = 0, bad_poses: str = "raise", scalar_first: bool = True,
+                    options: Optional[ccd.ToiOptions] = None) -> Dict[str, np.ndarray]: ...
+def batch_screw_first_contact(a: Union[mesh.Mesh, Sequence[mesh.Mesh]], a_start: PosesArg, a_end: PosesArg,
+                              b: Union[mesh.Mesh, Sequence[mesh.Mesh]], b_start: PosesArg, b_end: PosesArg, *,
+                              threads: int = 0, bad_poses: str = "raise", scalar_first: bool = True,
+                              options: Optional[ccd.ScrewOptions] = None) -> Dict[str, np.ndarray]: ...
 def hardware_threads() -> int: ...
