@@ -3,11 +3,12 @@
 # Installs the Debian 12 packages proxima's build, tests and benchmark use. Safe to re-run.
 # Library: Eigen, qhull. Tests: GoogleTest, CGAL (exact oracle). CLI: nlohmann-json (private).
 # Bench peers: libccd, FCL, Bullet, Google Benchmark. Python: pybind11, numpy, pytest, dask.
-# Ipopt: test-only oracle of the ipm module.
+# Ipopt: test-only oracle of the ipm module. clang 14 + runtimes: sanitizer and fuzz stages.
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libcgal-dev libgmp-dev libmpfr-dev
+  clang-14 libclang-rt-14-dev
   libccd-dev libfcl-dev libbullet-dev libbenchmark-dev coinor-libipopt-dev
   python3 python3-dev python3-pybind11 python3-numpy python3-pytest python3-dask python3-distributed)
 missing=()
