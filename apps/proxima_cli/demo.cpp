@@ -3,10 +3,14 @@
 
 #include "scene/reader.hpp"
 #include "scene/runner.hpp"
+#include "viewer/page.hpp"
+
+#include <proxima/mesh/generators.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +18,7 @@ namespace proxima::cli {
 namespace {
 
 // Each query shows one capability; ids say which. Poses use every accepted rotation form.
+// @TORUS@ is replaced by the inline mesh of mesh::make_torus() (300 quads, seed 004 section 9.1).
 constexpr const char* kDemoScene = R"json({
   "shapes": {
     "ball":     {"type": "sphere", "radius": 0.5},
@@ -35,7 +40,8 @@ constexpr const char* kDemoScene = R"json({
                  "vertices": [[-0.5,-0.5,-0.5],[0.5,-0.5,-0.5],[0.5,0.5,-0.5],[-0.5,0.5,-0.5],
                               [-0.5,-0.5,0.5],[0.5,-0.5,0.5],[0.5,0.5,0.5],[-0.5,0.5,0.5]],
                  "faces": [[0,3,2,1],[4,5,6,7],[0,1,5,4],[2,3,7,6],[1,2,6,5],[0,4,7,3]]},
-    "bundle":   {"type": "hull", "of": ["ball", {"type": "sphere", "radius": 0.5, "pose": {"translation": [2, 0, 0]}}]}
+    "bundle":   {"type": "hull", "of": ["ball", {"type": "sphere", "radius": 0.5, "pose": {"translation": [2, 0, 0]}}]},
+    "torus":    @TORUS@
   },
   "queries": [
     {"id": "spheres-apart", "kind": "distance", "a": "ball", "b": "ball2",
@@ -79,6 +85,9 @@ constexpr const char* kDemoScene = R"json({
      "pose_b": {"translation": [5, 2, 0]}, "velocity_b": [-1, 0, 0], "t_max": 10},
     {"id": "screw-cubes", "kind": "screw", "a": "box_mesh", "b": "box_mesh",
      "pose_b": {"translation": [2, 0.3, 0.2]}, "pose_b_end": {"translation": [0.2, 0.1, 0.3], "euler_xyz": [0.4, 0.3, 0.5]}},
+    {"id": "screw-torus-through-torus", "kind": "screw", "a": "torus", "b": "torus",
+     "pose_b": {"translation": [1, 0, 1.6], "euler_xyz": [1.5707963267948966, 0, 0]},
+     "pose_b_end": {"translation": [1, 0, -1.6], "euler_xyz": [1.5707963267948966, 0, 1.2]}},
     {"id": "lp-4d-segments", "kind": "lp_intersect",
      "points_a": [[0,0,0,0],[1,0,0,0]], "points_b": [[0.5,0,0,0],[2,2,2,2]]},
     {"id": "lp-polytopes-apart", "kind": "lp_intersect", "a": "rock", "b": "gem",
@@ -90,6 +99,30 @@ constexpr const char* kDemoScene = R"json({
   ]
 })json";
 
+// The torus as scene JSON: {"type": "mesh", "vertices": [...], "faces": [...]}.
+std::string torus_json() {
+  const mesh::Mesh torus = mesh::make_torus();
+  std::string out = "{\"type\": \"mesh\", \"vertices\": [";
+  char buffer[96];
+  for (int v = 0; v < torus.num_vertices(); ++v) {
+    const Vec3& p = torus.vertex(v);
+    std::snprintf(buffer, sizeof buffer, "%s[%.17g,%.17g,%.17g]", v ? "," : "", p.x(), p.y(), p.z());
+    out += buffer;
+  }
+  out += "], \"faces\": [";
+  for (int f = 0; f < torus.num_faces(); ++f) {
+    out += f ? ",[" : "[";
+    bool first = true;
+    for (int id : torus.face(f)) {
+      if (!first) out += ',';
+      out += std::to_string(id);
+      first = false;
+    }
+    out += ']';
+  }
+  return out + "]}";
+}
+
 std::string format_time(double us) {
   if (!std::isfinite(us)) return "-";
   char buffer[32];
@@ -97,12 +130,38 @@ std::string format_time(double us) {
   return buffer;
 }
 
+// Writes the demo scene's viewer page to kDemoPage in the working directory and says so.
+bool write_demo_page(const scene::SceneSpec& spec, std::FILE* out) {
+  viewer::PageOptions options;
+  options.title = "proxima demo";
+  options.initial_query = "screw-torus-through-torus";
+  const viewer::Page page = viewer::render_page(spec, options);
+  std::ofstream file(kDemoPage, std::ios::binary | std::ios::trunc);
+  file.write(page.html.data(), static_cast<std::streamsize>(page.html.size()));
+  file.close();
+  if (!file) {
+    std::fprintf(stderr, "proxima demo: cannot write %s in the working directory\n", kDemoPage);
+    return false;
+  }
+  std::fprintf(out, "\nwrote %s: the scene in 3-D (open it in a browser; no server needed)\n", kDemoPage);
+  std::fflush(out);
+  return true;
+}
+
 }  // namespace
 
-const char* demo_scene() { return kDemoScene; }
+const char* demo_scene() {
+  static const std::string scene = [] {
+    std::string text = kDemoScene;
+    const std::string key = "@TORUS@";
+    text.replace(text.find(key), key.size(), torus_json());
+    return text;
+  }();
+  return scene.c_str();
+}
 
 int run_demo(std::FILE* out) {
-  const scene::SceneSpec spec = scene::read_scene(kDemoScene);
+  const scene::SceneSpec spec = scene::read_scene(demo_scene());
   scene::Runner runner(spec);
   // Median over up to 2000 runs or 20 ms per query: enough for a stable microsecond figure.
   const scene::TimingOptions timing{2000, 20000};
@@ -139,7 +198,7 @@ int run_demo(std::FILE* out) {
     }
   }
   std::fflush(out);
-  return all_ok ? 0 : 1;
+  return write_demo_page(spec, out) && all_ok ? 0 : 1;
 }
 
 }  // namespace proxima::cli
