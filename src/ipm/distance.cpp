@@ -17,10 +17,7 @@ template <int N>
 bool all_inside(std::span<const Constraint<N>> constraints, std::size_t first, std::size_t last,
                 const Eigen::Matrix<double, N, 1>& z) {
   for (std::size_t k = first; k < last; ++k) {
-    const auto& c = constraints[k];
-    double value = c.linear.dot(z) + c.constant;
-    if (c.primitive != nullptr) value += c.primitive->value(c.map * z + c.offset);
-    if (!(value < 0)) return false;
+    if (!(constraint_value(constraints[k], z) < 0)) return false;
   }
   return true;
 }
@@ -45,7 +42,110 @@ bool pull_inside(std::span<const Constraint<6>> constraints, std::size_t first, 
   return detail::all_inside<6>(constraints, first, last, z);
 }
 
+/// Upper bound of max { m . u : sum |u_i / a_i|^p_i <= 1 } (a superquadric's support function)
+/// by Lagrangian duality: for any lambda > 0 (and lambda >= c_i where p_i = 1),
+///   h(m) <= phi(lambda) = lambda + sum_i (p_i - 1) lambda (c_i / (p_i lambda))^(q_i),
+/// c_i = |m_i| a_i, q_i = p_i / (p_i - 1) (the conjugates of the power terms). phi is convex
+/// with phi'(lambda) = 1 - sum_i (c_i / (p_i lambda))^(q_i); lambda is its root by bisection in
+/// log lambda. Every evaluation is a sum of non-negative terms: no cancellation, full relative
+/// precision even where the support point has coordinates far below rounding (sharp tips).
+double superquadric_support_bound(const Superquadric& sq, const Vec3& m) {
+  Vec3 c;
+  double floor = 0;
+  for (int i = 0; i < 3; ++i) {
+    c[i] = std::abs(m[i]) * sq.semiaxes()[i];
+    if (sq.exponents()[i] == 1) floor = std::max(floor, c[i]);
+  }
+  if (!(c.maxCoeff() > 0)) return 0;
+  auto excess = [&](double lambda) {  // sum (c_i / (p_i lambda))^q_i - 1 (decreasing)
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) {
+      const double p = sq.exponents()[i];
+      if (p == 1 || c[i] == 0) continue;
+      sum += std::pow(c[i] / (p * lambda), p / (p - 1));
+    }
+    return sum - 1;
+  };
+  auto phi = [&](double lambda) {
+    double sum = lambda;
+    for (int i = 0; i < 3; ++i) {
+      const double p = sq.exponents()[i];
+      if (p == 1 || c[i] == 0) continue;
+      sum += (p - 1) * lambda * std::pow(c[i] / (p * lambda), p / (p - 1));
+    }
+    return sum;
+  };
+  double lo = std::max(floor, 1e-300), hi = std::max(floor, 1e-300);
+  while (excess(hi) > 0 && hi < 1e300) hi *= 4;
+  if (excess(lo) > 0) {
+    for (int it = 0; it < 200 && hi / lo > 1 + 1e-15; ++it) {
+      const double mid = std::sqrt(lo * hi);
+      (excess(mid) > 0 ? lo : hi) = mid;
+    }
+  } else {
+    hi = lo;  // the p = 1 floor binds: phi is increasing beyond it
+  }
+  return phi(hi);
+}
+
+/// A single-part object that is a superquadric (its support function has the bound above).
+const Superquadric* single_superquadric(const Object& o) {
+  if (o.parts().size() != 1) return nullptr;
+  return std::get_if<Superquadric>(&o.parts().front().primitive().variant());
+}
+
+/// Upper bound of max over the object (placed by pose) of n . a, world frame: the support
+/// bound for a single superquadric; otherwise from that side's KKT data at its answer point p
+/// (multipliers `lambda` of min -n.a, i.e. the distance multipliers / (2 d)): by convexity
+///   n . a <= n . p + sum_k nu_k |c_k(p)| + |n - sum nu_k grad c_k(p)| * diameter.
+double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu) {
+  if (const Superquadric* sq = single_superquadric(o)) {
+    const Part& part = o.parts().front();
+    const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * n);
+    return n.dot(pose.apply(part.translation())) + superquadric_support_bound(*sq, m);
+  }
+  const Vec3 local = pose.apply_inverse(p);
+  Vec3 residual = n;
+  double slack = 0;
+  LocalEval e;
+  for (std::size_t k = 0; k < o.parts().size(); ++k) {
+    const Part& part = o.parts()[k];
+    part.primitive().evaluate(part.to_primitive(local), kIpmPowerCurvatureFloor, e);
+    slack += nu[k] * std::abs(e.value);
+    residual -= nu[k] * (pose.rotation() * (part.inverse_linear().transpose() * e.gradient));
+  }
+  const double diameter = 2 * o.bounding_sphere().radius;
+  return n.dot(p) + slack + residual.norm() * diameter;
+}
+
 }  // namespace
+
+double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                           const Vec3& x, const Vec3& y, std::span<const double> multipliers) {
+  const double d = (y - x).norm();
+  if (!(d > 0)) return 0;
+  const Vec3 n = (y - x) / d;
+  const std::size_t ma = a.parts().size();
+  std::vector<double> nu(multipliers.begin(), multipliers.end());
+  for (double& v : nu) v /= 2 * d;
+  const double ha = support_upper(a, pose_a, n, x, std::span<const double>(nu).first(ma));
+  const double hb = support_upper(b, pose_b, -n, y, std::span<const double>(nu).subspan(ma));
+  return std::max(0.0, -hb - ha);
+}
+
+bool has_power_terms(const Object& object) {
+  for (const auto& part : object.parts()) {
+    const auto& v = part.primitive().variant();
+    if (const auto* s = std::get_if<Superquadric>(&v)) {
+      if ((s->exponents().array() < kIpmReformulateBelow).any()) return true;
+    } else if (const auto* h = std::get_if<Hyperquadric>(&v)) {
+      for (const auto& t : h->terms()) {
+        if (t.exponent < kIpmReformulateBelow) return true;
+      }
+    }
+  }
+  return false;
+}
 
 DistanceReport DistanceSolver::distance(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b) {
   return run(a, pose_a, b, pose_b, false);
@@ -59,6 +159,13 @@ DistanceReport DistanceSolver::distance_warm(const Object& a, const Pose& pose_a
 
 DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
                                    bool warm) {
+  epigraph_.clear();
+  const bool fallback = options_.fast_path_iterations >= 0;
+  if (options_.fast_path_iterations == 0 && (has_power_terms(a) || has_power_terms(b))) {
+    return run_reformulated(a, pose_a, b, pose_b);
+  }
+  IpmOptions options = options_;
+  if (fallback) options.max_iterations = std::min(options.max_iterations, options_.fast_path_iterations);
   const detail::Frame frame = detail::query_frame(a, pose_a, b, pose_b);
   const double scale = frame.scale;
   constraints_.clear();
@@ -111,7 +218,29 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     }
     return false;
   };
-  const SolverOutput<6> out = solve(problem, z0, lambda0, mu0, options_, ws_, stop);
+  const SolverOutput<6> out = solve(problem, z0, lambda0, mu0, options, ws_, stop);
+  bool support_certified = false;
+  double support_gap = kNaN;
+  if (fallback && out.termination != Termination::converged && out.termination != Termination::stopped) {
+    // The KKT certificate is out of reach at a sharp tip (see the class comment); certify by
+    // the separating plane through the answer instead, when the supports can be bounded.
+    bool feasible = true;  // every iterate is; rounding in value() vs evaluate() aside
+    for (const auto& c : cs) feasible = feasible && constraint_value(c, out.z) <= 0;
+    if ((single_superquadric(a) != nullptr || single_superquadric(b) != nullptr) && feasible) {
+      const Vec3 xs = frame.origin + scale * out.z.head<3>();
+      const Vec3 ys = frame.origin + scale * out.z.tail<3>();
+      std::vector<double> world(m);
+      for (std::size_t k = 0; k < m; ++k) world[k] = ws_.lambda[k] * scale * scale;
+      const double upper = (ys - xs).norm();
+      support_gap = upper - support_lower_bound(a, pose_a, b, pose_b, xs, ys, world);
+      support_certified = support_gap <= kIpmSupportGapRelative * scale;
+    }
+    if (!support_certified && (has_power_terms(a) || has_power_terms(b))) {
+      DistanceReport again = run_reformulated(a, pose_a, b, pose_b);
+      again.result.iterations += out.iterations;
+      return again;
+    }
+  }
 
   DistanceReport report;
   report.warm_started = warm;
@@ -146,13 +275,170 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   const double lower_sq = r.distance * r.distance - excess;
   r.gap = r.distance - std::sqrt(std::max(0.0, lower_sq));
   r.intersect = !(lower_sq > 0);
+  if (support_certified) {
+    r.status = Status::converged;
+    r.detail = Detail::duality_gap;
+    r.gap = support_gap;
+    r.intersect = !(r.distance > support_gap);
+    report.support_certified = true;
+  }
 
   // Remember the solution for a warm start (object frames, world multipliers).
-  warm_valid_ = out.termination == Termination::converged;
+  warm_valid_ = out.termination == Termination::converged || support_certified;
   warm_a_ = pose_a.apply_inverse(x);
   warm_b_ = pose_b.apply_inverse(y);
   warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
   warm_mu_ = report.complementarity / static_cast<double>(m);
+  return report;
+}
+
+DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pose_a, const Object& b,
+                                                const Pose& pose_b) {
+  using Vec12 = Eigen::Matrix<double, 12, 1>;
+  constexpr int kSlots = 6;
+  const detail::Frame frame = detail::query_frame(a, pose_a, b, pose_b);
+  const double scale = frame.scale;
+  std::vector<Constraint<12>>& cs = constraints12_;
+  cs.clear();
+  detail::append_object<12>(a, pose_a, frame, 0, cs);
+  detail::append_object<12>(b, pose_b, frame, 3, cs);
+  const std::size_t parts = cs.size();
+
+  const Vec3 interior_a = (pose_a.apply(a.interior_point()) - frame.origin) / scale;
+  const Vec3 interior_b = (pose_b.apply(b.interior_point()) - frame.origin) / scale;
+  Vec12 z0 = Vec12::Zero();
+  z0 << interior_a, interior_b, Eigen::Matrix<double, 6, 1>::Zero();
+
+  // Epigraph variables: for each power term with exponent below 2, in part order, while slots
+  // last. w = row . z + w0 is the term's argument (linear in the point).
+  struct Term {
+    std::size_t part;
+    int term;
+    double exponent;
+    Eigen::Matrix<double, 12, 1> row;
+    double w0;
+  };
+  std::vector<Term> terms;
+  for (std::size_t k = 0; k < parts && terms.size() < kSlots; ++k) {
+    const Constraint<12>& c = cs[k];
+    const auto& v = c.primitive->variant();
+    if (const auto* sq = std::get_if<Superquadric>(&v)) {
+      for (int i = 0; i < 3 && terms.size() < kSlots; ++i) {
+        if (!(sq->exponents()[i] < kIpmReformulateBelow)) continue;
+        const double inv = 1 / sq->semiaxes()[i];
+        terms.push_back({k, i, sq->exponents()[i], c.map.row(i).transpose() * inv, c.offset[i] * inv});
+      }
+    } else if (const auto* hq = std::get_if<Hyperquadric>(&v)) {
+      for (std::size_t i = 0; i < hq->terms().size() && i < 32 && terms.size() < kSlots; ++i) {
+        const auto& t = hq->terms()[i];
+        if (!(t.exponent < kIpmReformulateBelow)) continue;
+        const Vec3 normal = t.plane.head<3>();
+        terms.push_back({k, static_cast<int>(i), t.exponent, c.map.transpose() * normal, normal.dot(c.offset) + t.plane[3]});
+      }
+    }
+  }
+  // Each term |w|^p becomes r^p with r >= |w| (two linear constraints), r = z(6 + i).
+  // Start: r^p = |w|^p plus a share of the part's slack, so every constraint is strictly met.
+  std::vector<int> per_part(parts, 0);
+  for (const Term& t : terms) ++per_part[t.part];
+  exponents_.fill(1);
+  for (const Term& t : terms) cs[t.part].skip |= 1U << t.term;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Term& t = terms[i];
+    const int col = 6 + static_cast<int>(i);
+    const double full = -cs[t.part].primitive->value(cs[t.part].map * z0 + cs[t.part].offset);
+    const double w = t.row.dot(z0) + t.w0;
+    const double share = std::max(full, 0.0) / (2 * per_part[t.part]);
+    z0(col) = std::pow(std::pow(std::abs(w), t.exponent) + share, 1 / t.exponent);
+    exponents_[static_cast<std::size_t>(col)] = t.exponent;
+    cs[t.part].powers |= 1U << col;
+    cs[t.part].exponents = exponents_.data();
+  }
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const Term& t = terms[i];
+    const int col = 6 + static_cast<int>(i);
+    for (double sign : {1.0, -1.0}) {
+      Constraint<12> c;
+      c.linear = sign * t.row;
+      c.linear(col) -= 1;
+      c.constant = sign * t.w0;
+      cs.push_back(c);
+    }
+  }
+  const std::span<const Constraint<12>> span(cs);
+
+  Problem<12> problem;
+  problem.j.leftCols<3>().setIdentity();
+  problem.j.middleCols<3>(3) = -Mat3::Identity();
+  problem.constraints = span;
+
+  // Common point: x inside B or y inside A, by the objects' own parts (world points).
+  int common = -1;
+  auto inside = [](const Object& o, const Pose& pose, const Vec3& world) {
+    const Vec3 p = pose.apply_inverse(world);
+    for (const auto& part : o.parts()) {
+      if (!(part.value(p) < 0)) return false;
+    }
+    return true;
+  };
+  auto stop = [&](const Vec12& z) {
+    if (inside(b, pose_b, frame.origin + scale * z.head<3>())) {
+      common = 0;
+      return true;
+    }
+    if (inside(a, pose_a, frame.origin + scale * z.segment<3>(3))) {
+      common = 1;
+      return true;
+    }
+    return false;
+  };
+  const SolverOutput<12> out = solve(problem, z0, {}, options_.initial_barrier, options_, ws12_, stop);
+
+  DistanceReport report;
+  report.reformulated = true;
+  DistanceResult& r = report.result;
+  r.iterations = out.iterations;
+  const auto [status, reason] = to_status(out.termination);
+  r.status = status;
+  r.detail = reason;
+  const Vec3 x = frame.origin + scale * out.z.head<3>();
+  const Vec3 y = frame.origin + scale * out.z.segment<3>(3);
+  report.complementarity = out.gap * scale * scale;
+  report.kkt_residual = out.stationarity * scale;
+  const double s2 = scale * scale;
+  multipliers_.resize(parts);
+  for (std::size_t k = 0; k < parts; ++k) multipliers_[k] = ws12_.lambda[k] * s2;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::size_t k = parts + 2 * i;
+    epigraph_.push_back({terms[i].part, terms[i].term, terms[i].exponent, out.z(6 + static_cast<int>(i)),
+                         ws12_.lambda[k] * s2, ws12_.lambda[k + 1] * s2});
+  }
+  warm_valid_ = false;
+  if (out.termination == Termination::stopped) {
+    const Vec3 p = common == 0 ? x : y;
+    r.distance = 0;
+    r.intersect = true;
+    r.point_a = r.point_b = p;
+    r.gap = 0;
+    return report;
+  }
+  r.distance = (y - x).norm();
+  r.point_a = x;
+  r.point_b = y;
+  if (r.distance > 0) r.normal = (y - x) / r.distance;
+  // As in run(); the epigraph variables are bounded too (r <= 1), so the normalised diameter of
+  // the feasible set grows by at most sqrt(#terms) <= 3 in those coordinates.
+  const double excess = (out.gap + 5 * out.stationarity) * s2;
+  const double lower_sq = r.distance * r.distance - excess;
+  r.gap = r.distance - std::sqrt(std::max(0.0, lower_sq));
+  r.intersect = !(lower_sq > 0);
+  if (out.termination == Termination::converged) {
+    warm_valid_ = true;
+    warm_a_ = pose_a.apply_inverse(x);
+    warm_b_ = pose_b.apply_inverse(y);
+    warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
+    warm_mu_ = report.complementarity / static_cast<double>(cs.size());
+  }
   return report;
 }
 

@@ -53,7 +53,7 @@ Halfspace::Halfspace(const Vec3& normal, double offset) {
   offset_ = offset / norm;
 }
 
-void Halfspace::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& out) const {
+void Halfspace::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& out, unsigned /*skip*/) const {
   out.value = value(u);
   out.gradient = normal_;
   out.hessian.setZero();
@@ -88,7 +88,7 @@ Quadric Quadric::ellipsoid(const Vec3& semiaxes) {
   return Quadric(inv.cwiseProduct(inv).asDiagonal(), Vec3::Zero(), -1);
 }
 
-void Quadric::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& out) const {
+void Quadric::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& out, unsigned /*skip*/) const {
   const Vec3 qu = q_ * u;
   out.value = u.dot(qu) + b_.dot(u) + c_;
   out.gradient = 2 * qu + b_;
@@ -101,16 +101,22 @@ Superquadric::Superquadric(const Vec3& semiaxes, const Vec3& exponents) : a_(sem
   inv_a_ = a_.cwiseInverse();
 }
 
-double Superquadric::value(const Vec3& u) const {
+double Superquadric::value(const Vec3& u, unsigned skip) const {
   double sum = 0;
-  for (int i = 0; i < 3; ++i) sum += std::pow(std::abs(u[i] * inv_a_[i]), n_[i]);
+  for (int i = 0; i < 3; ++i) {
+    if ((skip >> i & 1U) == 0) sum += std::pow(std::abs(u[i] * inv_a_[i]), n_[i]);
+  }
   return sum - 1;
 }
 
-void Superquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const {
+void Superquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip) const {
   double sum = 0;
   out.hessian.setZero();
   for (int i = 0; i < 3; ++i) {
+    if ((skip >> i & 1U) != 0) {
+      out.gradient[i] = 0;
+      continue;
+    }
     const Power p = power(u[i] * inv_a_[i], n_[i], curvature_floor);
     sum += p.value;
     out.gradient[i] = p.slope * inv_a_[i];
@@ -137,17 +143,23 @@ Hyperquadric::Hyperquadric(std::vector<HyperquadricTerm> terms) : terms_(std::mo
   bounded_ = sv(2) > kAffineMinSingularValueRatio * sv(0);
 }
 
-double Hyperquadric::value(const Vec3& u) const {
+double Hyperquadric::value(const Vec3& u, unsigned skip) const {
   double sum = 0;
-  for (const auto& t : terms_) sum += std::pow(std::abs(t.plane.head<3>().dot(u) + t.plane[3]), t.exponent);
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    if (i < 32 && (skip >> i & 1U) != 0) continue;
+    const auto& t = terms_[i];
+    sum += std::pow(std::abs(t.plane.head<3>().dot(u) + t.plane[3]), t.exponent);
+  }
   return sum - 1;
 }
 
-void Hyperquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const {
+void Hyperquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip) const {
   double sum = 0;
   out.gradient.setZero();
   out.hessian.setZero();
-  for (const auto& t : terms_) {
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    if (i < 32 && (skip >> i & 1U) != 0) continue;
+    const auto& t = terms_[i];
     const Vec3 a = t.plane.head<3>();
     const Power p = power(a.dot(u) + t.plane[3], t.exponent, curvature_floor);
     sum += p.value;

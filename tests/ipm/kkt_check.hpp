@@ -76,4 +76,60 @@ inline KktReport check_kkt(const Object& a, const Pose& pose_a, const Object& b,
   return r;
 }
 
+/// Upper bound of max { m . u : sum |u_i/a_i|^p_i <= 1 } by weak duality, re-derived here: for
+/// lambda > 0, sup_u (c u - lambda |u/a|^p) = (p - 1) lambda (|c| a / (p lambda))^(p/(p-1)), so
+/// phi(lambda) = lambda + sum of those terms bounds the support; lambda by golden-section search
+/// on log lambda (the library bisects phi' instead). Requires every p > 1.
+inline double superquadric_support(const Superquadric& sq, const Vec3& m) {
+  auto phi = [&](double log_lambda) {
+    const double lambda = std::exp(log_lambda);
+    double sum = lambda;
+    for (int i = 0; i < 3; ++i) {
+      const double p = sq.exponents()[i];
+      const double c = std::abs(m[i]) * sq.semiaxes()[i];
+      if (c > 0) sum += (p - 1) * lambda * std::pow(c / (p * lambda), p / (p - 1));
+    }
+    return sum;
+  };
+  double lo = -60, hi = 10;
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int it = 0; it < 200; ++it) {
+    const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    (phi(a) < phi(b) ? hi : lo) = phi(a) < phi(b) ? b : a;
+  }
+  return phi((lo + hi) / 2);
+}
+
+/// Lower bound on the distance between A and B from an answer (x, y) by the plane with normal
+/// n = (y - x)/|y - x|: min_B n.b - max_A n.a. Both objects must be single-part superquadrics or
+/// else have a converged KKT certificate at their point (then their side uses the Lagrangian:
+/// n.a <= n.x + sum nu |c| + |n - sum nu grad c| * diameter). `lambda` as for check_kkt.
+inline double separating_plane_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                                     const Vec3& x, const Vec3& y, std::span<const double> lambda) {
+  const double d = (y - x).norm();
+  const Vec3 n = (y - x) / d;
+  std::size_t k = 0;
+  auto support = [&](const Object& o, const Pose& pose, const Vec3& dir, const Vec3& p) {
+    const std::size_t first = k;
+    k += o.parts().size();
+    const auto* sq = std::get_if<Superquadric>(&o.parts().front().primitive().variant());
+    if (o.parts().size() == 1 && sq != nullptr) {
+      const Part& part = o.parts().front();
+      const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * dir);
+      return dir.dot(pose.apply(part.translation())) + superquadric_support(*sq, m);
+    }
+    Vec3 residual = dir;
+    double slack = 0;
+    for (std::size_t j = 0; j < o.parts().size(); ++j) {
+      const double nu = lambda[first + j] / (2 * d);
+      slack += nu * std::abs(world_value(o.parts()[j], pose, p));
+      residual -= nu * world_gradient(o.parts()[j], pose, p);
+    }
+    return dir.dot(p) + slack + residual.norm() * 2 * o.bounding_sphere().radius;
+  };
+  const double ha = support(a, pose_a, n, x);
+  const double hb = support(b, pose_b, -n, y);
+  return -hb - ha;
+}
+
 }  // namespace proxima::ipm::test

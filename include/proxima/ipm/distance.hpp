@@ -9,6 +9,7 @@
 #include <proxima/ipm/object.hpp>
 #include <proxima/ipm/solver.hpp>
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -29,11 +30,44 @@ struct DistanceReport {
   double kkt_residual = kNaN;
   /// True when the solve started from the previous solution.
   bool warm_started = false;
+  /// True when the answer came from the epigraph reformulation (see DistanceSolver).
+  bool reformulated = false;
+  /// True when result.gap comes from the separating-plane bound (support_lower_bound) rather
+  /// than the KKT residuals (see DistanceSolver).
+  bool support_certified = false;
+};
+
+/// One power term |w|^n (n in [1, 2)) carried by an epigraph variable in the reformulated
+/// problem: r >= |w| (two linear constraints, w - r <= 0 and -w - r <= 0) and r^n replaces
+/// |w|^n in its part's sum. Multipliers in world units (like DistanceSolver::multipliers());
+/// r is unitless, like w.
+struct EpigraphTerm {
+  std::size_t part = 0;   ///< index into the multipliers: A's parts, then B's
+  int term = 0;           ///< superquadric coordinate or hyperquadric term index
+  double exponent = kNaN;
+  double r = kNaN;
+  double lambda_plus = kNaN;   ///< of  w - r <= 0
+  double lambda_minus = kNaN;  ///< of -w - r <= 0
 };
 
 /// Reusable distance solver: owns the per-constraint buffers (no allocation once they have grown
 /// to the largest pair seen) and the warm start (the last solution in the objects' own frames,
 /// with its multipliers). Not thread-safe; use one per thread.
+///
+/// Exponents in [1, 2) (the paper's failure case). The direct formulation evaluates |w|^n at
+/// w = (map z + offset)_i, which near a sharp tip is known only to ~1e-16 absolute; the slope
+/// n |w|^(n-1) there is ~1e-2 for n = 15/13, so stationarity cannot be certified when the optimum
+/// sits at a tip. When the direct solve does not certify within IpmOptions::fast_path_iterations,
+/// its answer is certified by the separating-plane bound (support_lower_bound) when one of the
+/// objects is a single superquadric (the paper's diamond): the gap is then the distance minus
+/// that lower bound. Otherwise, or when that bound is not tight enough, and (IpmOptions::fast_path_iterations for
+/// pairs with such terms), the query is solved again with each such term replaced by an
+/// epigraph variable r >= |w| (12 unknowns, at most 6 terms; more stay direct), r^n taking the
+/// term's place in its part's sum. w now enters only linearly (exact, constant gradients: no
+/// Newton model has to cross the point w = 0 where |w|^n's curvature blows up), and r approaches
+/// 0 only from above, carrying tiny values to full relative precision, so the certificates are
+/// met. The KKT conditions of that problem are exposed by epigraph_terms() for independent
+/// checking.
 class DistanceSolver {
  public:
   explicit DistanceSolver(const IpmOptions& options = {}) : options_(options) {}
@@ -51,16 +85,24 @@ class DistanceSolver {
   /// separated answer 2 (x - y) + sum_A lambda_k grad c_k(x) = 0 with c_k(x) the part's value at
   /// the world point x (likewise for y), the KKT condition tests check independently.
   std::span<const double> multipliers() const noexcept { return multipliers_; }
+  /// The epigraph terms of the last solve when it was reformulated (empty otherwise).
+  std::span<const EpigraphTerm> epigraph_terms() const noexcept { return epigraph_; }
   /// Forgets the warm start.
   void clear_warm_start() noexcept { warm_valid_ = false; }
   const IpmOptions& options() const noexcept { return options_; }
 
  private:
   DistanceReport run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, bool warm);
+  /// The power-cone reformulation (cold start from the interior points), see above.
+  DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b);
 
   IpmOptions options_;
   Workspace<6> ws_;
   std::vector<Constraint<6>> constraints_;
+  Workspace<12> ws12_;
+  std::vector<Constraint<12>> constraints12_;
+  std::vector<EpigraphTerm> epigraph_;
+  std::array<double, 12> exponents_{};
   std::vector<double> multipliers_;
   std::vector<double> warm_lambda_;
   // Warm start: the last points in each object's frame, multipliers (world units), barrier.
@@ -69,6 +111,26 @@ class DistanceSolver {
   Vec3 warm_b_ = nan_vec3();
   double warm_mu_ = kNaN;
 };
+
+/// Relative tolerance (of the query scale) of the separating-plane certificate.
+inline constexpr double kIpmSupportGapRelative = 1e-10;
+
+/// A lower bound on the distance from an answer (x in A, y in B, world) and its multipliers (world
+/// units, A's parts then B's): with n = (y - x) / |y - x|, distance >= min_B n.b - max_A n.a.
+/// Each side's support is bounded by the superquadric conjugate (a single-part superquadric
+/// object: exact to rounding, whatever the exponents) or else by that side's Lagrangian at its
+/// point (tight when its KKT residual is). O(#parts) plus ~60 bisection steps per superquadric.
+double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                           const Vec3& x, const Vec3& y, std::span<const double> multipliers);
+
+/// Power terms with exponents below this are carried by epigraph variables in the reformulated
+/// problem: below 2 the curvature of |w|^n is unbounded at 0, below 3 it is not Lipschitz there
+/// (it vanishes like |w|^(n-2)), and both slow Newton's method near w = 0.
+inline constexpr double kIpmReformulateBelow = 3;
+
+/// True when some part of the object has a power term with exponent below kIpmReformulateBelow
+/// (superquadric coordinate or hyperquadric term): the pairs the reformulation applies to.
+bool has_power_terms(const Object& object);
 
 /// Distance between implicit objects a (placed by pose_a) and b (pose_b), world frame, cold
 /// start. Convenience wrapper over DistanceSolver (allocates its buffers once per call).

@@ -27,9 +27,9 @@ class Halfspace {
 
   const Vec3& normal() const noexcept { return normal_; }
   double offset() const noexcept { return offset_; }
-  double value(const Vec3& u) const { return normal_.dot(u) - offset_; }
+  double value(const Vec3& u, unsigned /*skip*/ = 0) const { return normal_.dot(u) - offset_; }
   /// Exact: gradient = normal, Hessian = 0. O(1).
-  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const;
+  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const;
 
  private:
   Vec3 normal_;
@@ -50,9 +50,9 @@ class Quadric {
   double c() const noexcept { return c_; }
   /// True when Q is positive definite (the quadric alone is bounded or empty).
   bool bounded() const noexcept { return bounded_; }
-  double value(const Vec3& u) const { return u.dot(q_ * u) + b_.dot(u) + c_; }
+  double value(const Vec3& u, unsigned /*skip*/ = 0) const { return u.dot(q_ * u) + b_.dot(u) + c_; }
   /// Exact: gradient 2 Q u + b, Hessian 2 Q. O(1).
-  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const;
+  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const;
 
  private:
   Mat3 q_;
@@ -71,11 +71,13 @@ class Superquadric {
 
   const Vec3& semiaxes() const noexcept { return a_; }
   const Vec3& exponents() const noexcept { return n_; }
-  double value(const Vec3& u) const;
+  /// The value; the terms whose bit is set in `skip` (bit i: coordinate i) are left out (the
+  /// solver's power-cone reformulation carries them as epigraph variables instead).
+  double value(const Vec3& u, unsigned skip = 0) const;
   /// Value and gradient exact. The Hessian is diagonal, n(n-1)|w|^(n-2)/a^2 with w = u/a; for
   /// n < 2 it is unbounded at w = 0 and |w| is raised to `curvature_floor` there (see
-  /// kIpmPowerCurvatureFloor). Three pow() calls. O(1).
-  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const;
+  /// kIpmPowerCurvatureFloor). Terms in `skip` are left out, as in value(). Three pow() calls.
+  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const;
 
  private:
   Vec3 a_;
@@ -101,9 +103,10 @@ class Hyperquadric {
   const std::vector<HyperquadricTerm>& terms() const noexcept { return terms_; }
   /// True when the planes' normals span R^3 (then the set is bounded).
   bool bounded() const noexcept { return bounded_; }
-  double value(const Vec3& u) const;
+  /// The value without the terms whose bit is set in `skip` (bit i: term i, i < 32).
+  double value(const Vec3& u, unsigned skip = 0) const;
   /// As Superquadric::evaluate, one pow() per term; the Hessian is sum n(n-1)|h|^(n-2) a a^T.
-  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const;
+  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const;
 
  private:
   std::vector<HyperquadricTerm> terms_;
@@ -118,13 +121,14 @@ class Primitive {
   Primitive(Superquadric s) : v_(std::move(s)) {}  // NOLINT(google-explicit-constructor)
   Primitive(Hyperquadric h) : v_(std::move(h)) {}  // NOLINT(google-explicit-constructor)
 
-  /// f(u): negative inside, zero on the surface.
-  double value(const Vec3& u) const {
-    return std::visit([&](const auto& p) { return p.value(u); }, v_);
+  /// f(u): negative inside, zero on the surface. With `skip`, the power terms whose bits are set
+  /// are left out (superquadric coordinates, hyperquadric terms; ignored by the other kinds).
+  double value(const Vec3& u, unsigned skip = 0) const {
+    return std::visit([&](const auto& p) { return p.value(u, skip); }, v_);
   }
   /// f, grad f, Hessian (regularised for exponents below 2, see Superquadric::evaluate).
-  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out) const {
-    std::visit([&](const auto& p) { p.evaluate(u, curvature_floor, out); }, v_);
+  void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const {
+    std::visit([&](const auto& p) { p.evaluate(u, curvature_floor, out, skip); }, v_);
   }
   /// True when this primitive alone is a bounded set.
   bool bounded() const;

@@ -30,12 +30,13 @@
 // global convergence for each barrier value (the standard argument needs only a uniformly
 // bounded, uniformly positive definite G, not the exact Hessian). What it does not give is a
 // fast final rate: for exponents near 1 the optimal point of a sharp tip has |w| ~ 1e-7 or less
-// and the Newton model is poor there. Measured on the paper's diamond (4/3, 7/5, 15/13) at random
-// poses: about 1% of queries (2% diamond-diamond) reach the iteration cap without meeting the
-// certificate; their points are feasible and their distance is an upper bound (status
-// iteration_limit or degenerate_input, never a silent wrong answer). A self-concordant power-cone
-// reformulation (epigraph variables per power term) is the known cure and is not done yet.
-// Every other object pair certifies every query in our sweeps.
+// and the Newton model is poor there. Worse, the slope n |w|^(n-1) at the rounding level of w
+// (~1e-16) is still ~1e-2 for n = 15/13, so at a sharp tip the KKT stationarity cannot be
+// certified in floating point at all. About 1% of the diamond's queries (4/3, 7/5, 15/13) end
+// so. The distance query (distance.hpp) then certifies the answer by a separating plane
+// (support_lower_bound: the conjugate of each power term, free of that cancellation), and
+// otherwise re-solves with each power term on an epigraph variable r >= |w| (Constraint::powers)
+// so no Newton model crosses w = 0. The sweep test certifies every query of every preset pair.
 #pragma once
 
 #include <proxima/core/status.hpp>
@@ -49,6 +50,11 @@
 #include <vector>
 
 namespace proxima::ipm {
+
+/// Direct-solve iteration cap of a distance query before its fallbacks (IpmOptions): at 60 the
+/// diamond's uncertified iterates were still improving (separating-plane gaps 1e-9 .. 1e-2);
+/// by the full cap they reach ~1e-14, so the fallbacks start from the final iterate.
+inline constexpr int kIpmFastPathIterations = kIpmMaxIterations;
 
 /// Tunables of the interior-point solver; defaults from core/tolerance.hpp (ipm section).
 struct IpmOptions {
@@ -74,9 +80,16 @@ struct IpmOptions {
   bool predictor_corrector = true;
   double fixed_centering = kIpmFixedCentering;
   double unbounded_ratio = kIpmUnboundedRatio;
+  /// Distance queries: iteration cap of the direct solve before the fallbacks (separating-plane
+  /// certificate, then the epigraph reformulation; see DistanceSolver); 0 = always reformulate
+  /// pairs with power terms, negative = no fallbacks (direct solve only).
+  int fast_path_iterations = kIpmFastPathIterations;
 };
 
-/// One inequality c(z) = f(W z + b) + l . z + h <= 0 (f absent when primitive == nullptr).
+/// One inequality c(z) = f(W z + b) + l . z + h + sum_{i in powers} z_i^(p_i) <= 0: f is the
+/// primitive without the power terms in `skip` (f absent when primitive == nullptr); the last
+/// sum carries those terms on epigraph variables z_i = r_i >= |w_i| (bit i of `powers`, exponent
+/// exponents[i]; see distance.cpp, power-term reformulation).
 template <int N>
 struct Constraint {
   const Primitive* primitive = nullptr;
@@ -84,7 +97,23 @@ struct Constraint {
   Vec3 offset = Vec3::Zero();
   Eigen::Matrix<double, N, 1> linear = Eigen::Matrix<double, N, 1>::Zero();
   double constant = 0;
+  unsigned skip = 0;
+  unsigned powers = 0;
+  const double* exponents = nullptr;
 };
+
+/// c(z) of one constraint (NaN when a power variable is not positive). O(1).
+template <int N>
+double constraint_value(const Constraint<N>& c, const Eigen::Matrix<double, N, 1>& z) {
+  double value = c.linear.dot(z) + c.constant;
+  if (c.primitive != nullptr) value += c.primitive->value(c.map * z + c.offset, c.skip);
+  for (int i = 0; c.powers >> i != 0; ++i) {
+    if ((c.powers >> i & 1U) == 0) continue;
+    if (!(z(i) > 0)) return kNaN;
+    value += std::pow(z(i), c.exponents[i]);
+  }
+  return value;
+}
 
 /// The objective |J z + e|^2 + g . z and the constraints (referenced, not owned).
 template <int N>
@@ -152,13 +181,28 @@ bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double 
     grad[k] = c.linear;
     curved[k] = 0;
     if (c.primitive != nullptr) {
-      c.primitive->evaluate(c.map * z + c.offset, floor, local);
+      c.primitive->evaluate(c.map * z + c.offset, floor, local, c.skip);
       value += local.value;
       grad[k].noalias() += c.map.transpose() * local.gradient;
       if (!local.hessian.isZero(0)) {
         hess[k].noalias() = c.map.transpose() * (local.hessian * c.map);
         curved[k] = 1;
       }
+    }
+    // Power terms r^p on epigraph variables r > 0: exact derivatives. The curvature
+    // p (p - 1) r^(p-2) is unbounded as r -> 0 for p < 2, but r only approaches 0 from above
+    // (r >= |w| > 0 inside) where the barrier's own curvature dominates; no zero crossing.
+    for (int i = 0; c.powers >> i != 0; ++i) {
+      if ((c.powers >> i & 1U) == 0) continue;
+      const double r = z(i);
+      if (!(r > 0)) return false;
+      const double pw = c.exponents[i];
+      const double power = std::pow(r, pw);
+      value += power;
+      grad[k](i) += pw * power / r;
+      if (!curved[k]) hess[k].setZero();
+      hess[k](i, i) += pw * (pw - 1) * power / (r * r);
+      curved[k] = 1;
     }
     s[k] = -value;
     if (!(s[k] > 0)) return false;
@@ -181,9 +225,7 @@ inline double fraction_to_boundary(const std::vector<double>& v, const std::vect
 template <int N>
 bool strictly_feasible(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z) {
   for (const auto& c : p.constraints) {
-    double value = c.linear.dot(z) + c.constant;
-    if (c.primitive != nullptr) value += c.primitive->value(c.map * z + c.offset);
-    if (!(value < 0)) return false;
+    if (!(constraint_value(c, z) < 0)) return false;
   }
   return true;
 }
