@@ -50,7 +50,7 @@ void require_finite_points(const PointsRef& p, const char* name) {
 }
 }  // namespace
 
-int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b) {
+int pair_dimension(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b) {
   // A 0 x 0 matrix is an empty set of any dimension; otherwise the row count is the dimension.
   const bool a_free = a.rows() == 0 && a.cols() == 0;
   const bool b_free = b.rows() == 0 && b.cols() == 0;
@@ -62,9 +62,14 @@ int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, co
     throw InvalidInput(name_b, "dimension " + std::to_string(b.rows()) + " differs from " + name_a + "'s " +
                                    std::to_string(a.rows()));
   }
+  return static_cast<int>(n);
+}
+
+int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b) {
+  const int n = pair_dimension(a, name_a, b, name_b);
   require_finite_points(a, name_a);
   require_finite_points(b, name_b);
-  return static_cast<int>(n);
+  return n;
 }
 
 Frame common_frame(const PointsRef& a, const PointsRef& b) {

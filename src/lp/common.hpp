@@ -13,6 +13,8 @@ namespace proxima::lp::detail {
 /// Validates two point sets (names as the caller spells them) and returns the dimension n >= 1.
 /// Throws InvalidInput for n = 0, mismatched dimensions or NaN/Inf coordinates.
 int validate_pair(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b);
+/// The dimension checks of validate_pair alone (no pass over the coordinates).
+int pair_dimension(const PointsRef& a, const char* name_a, const PointsRef& b, const char* name_b);
 
 /// Centre and half-extent (inf-norm) of the bounding box of the union of two non-empty sets.
 struct Frame {

@@ -158,11 +158,11 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
       if (j >= cols) continue;
       const double w = j < na ? r.weights_a[j] : r.weights_b[j - na];
       res += w * s.points.row(j).head(n).transpose();
-      r.common_point += w * (j < na ? a.col(j) : b.col(j - na));
+      // Half of each point, so that A's and B's halves cannot overflow when added (fuzz_lp).
+      r.common_point += (w / 2) * (j < na ? a.col(j) : b.col(j - na));
     }
     const double residual = res.lpNorm<Eigen::Infinity>();
     if (!(residual <= options.contact_tolerance)) return false;
-    r.common_point /= 2;
     r.intersect = true;
     r.residual = residual * half_extent;
     r.converged = true;
@@ -175,12 +175,19 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
   const double norm = normal.norm();
   if (!(norm > 0)) return false;
   normal /= norm;
-  auto dots_a = s.values.head(na);
-  dots_a.noalias() = a.transpose() * normal;
-  const double hi_a = dots_a.maxCoeff();
-  auto dots_b = s.values.head(nb);
-  dots_b.noalias() = b.transpose() * normal;
-  const double lo_b = dots_b.minCoeff();
+  // normal . p for every input point: short dot products, written out (n is small and runtime).
+  const auto extreme = [&](const PointsRef& p, bool largest) {
+    double best = largest ? -kInf : kInf;
+    for (Eigen::Index j = 0; j < p.cols(); ++j) {
+      const double* col = p.data() + j * p.outerStride();
+      double dot = 0;
+      for (int i = 0; i < n; ++i) dot += normal[i] * col[i];
+      best = largest ? std::max(best, dot) : std::min(best, dot);
+    }
+    return best;
+  };
+  const double hi_a = extreme(a, true);
+  const double lo_b = extreme(b, false);
   if (!(lo_b - hi_a > 0)) return false;
   r.separating_offset = (hi_a + lo_b) / 2;
   r.margin = lo_b - hi_a;
@@ -192,30 +199,20 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
 
 void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, LpIntersectResult& r,
                     const LpOptions& options) {
-  const int n = detail::validate_pair(a, "points_a", b, "points_b");
+  const int n = detail::pair_dimension(a, "points_a", b, "points_b");
   options.validate();
-  reset(r, n, a.cols(), b.cols());
   if (a.cols() == 0 || b.cols() == 0) {
+    detail::validate_pair(a, "points_a", b, "points_b");  // finiteness of the other set
+    reset(r, n, a.cols(), b.cols());
     empty_answer(a, b, r);
     return;
   }
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
-
-  // Bounding boxes of A and of B, and the frame of both: centre and half-extent (inf-norm).
   detail::IntersectStorage& s = ws.intersect_storage();
-  if (s.box.size() < 5 * n) s.box.resize(5 * n);
-  s.box.segment(0, n) = a.rowwise().minCoeff();
-  s.box.segment(n, n) = a.rowwise().maxCoeff();
-  s.box.segment(2 * n, n) = b.rowwise().minCoeff();
-  s.box.segment(3 * n, n) = b.rowwise().maxCoeff();
-  double half_extent = 0;
-  for (int i = 0; i < n; ++i) {
-    const double lo = std::min(s.box[i], s.box[2 * n + i]);
-    const double hi = std::max(s.box[n + i], s.box[3 * n + i]);
-    s.box[4 * n + i] = (lo + hi) / 2;
-    half_extent = std::max(half_extent, (hi - lo) / 2);
-  }
+  if (!detail::load_points(a, b, s)) detail::validate_pair(a, "points_a", b, "points_b");  // throws, naming it
+  reset(r, n, na, nb);
+  const double half_extent = detail::normalise_points(n, na, nb, s);
   if (!(half_extent > 0)) {
     // Every point is the same point.
     r.intersect = true;
@@ -229,8 +226,7 @@ void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, LpI
     return;
   }
 
-  const detail::FastResult f =
-      detail::solve_intersect_fast(a, b, half_extent, s, detail::unscaled(options.simplex));
+  const detail::FastResult f = detail::solve_intersect_fast(n, na, nb, s, detail::unscaled(options.simplex));
   r.iterations = f.iterations;
   r.warm_started = f.warm_started;
   if (f.outcome == detail::FastOutcome::iteration_limit) {

@@ -52,10 +52,20 @@ class FastSolver {
       alpha() = s_.sign[j - cols_] * binv().col(j - cols_);
       return;
     }
-    alpha().noalias() = binv().leftCols(n_) * points().row(j).transpose();
-    alpha() += binv().col(convexity_row(j));
+    // Column axpys on the contiguous columns of the inverse (cheaper than a small GEMV call).
+    alpha() = binv().col(convexity_row(j));
+    for (int i = 0; i < n_; ++i) alpha() += s_.points(j, i) * binv().col(i);
   }
-  /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points).
+  /// v = P d over the stored points (n contiguous axpys), plus `shift_a` on A's rows and
+  /// `shift_b` on B's.
+  void points_times(const double* d, double shift_a, double shift_b) {
+    auto v = s_.values.head(cols_);
+    v.head(na_).setConstant(shift_a);
+    v.tail(nb_).setConstant(shift_b);
+    for (int i = 0; i < n_; ++i) v += d[i] * s_.points.col(i).head(cols_);
+  }
+  /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
+  /// scratch; pivot() updates them in O(m) in between.
   void compute_y() {
     y().setZero();
     for (int r = 0; r < m_; ++r) {
@@ -79,7 +89,7 @@ class FastSolver {
   bool refactor();
   int price(bool bland);
   int ratio_test(bool& degenerate);
-  void pivot(int row, int entering);
+  void pivot(int row, int entering, double value);
 
   IntersectStorage& s_;
   int n_;
@@ -101,8 +111,8 @@ void FastSolver::crash() {
   const auto hi_b = s_.box.segment(3 * n_, n_);
   auto dir = y().head(n_);  // y is free until the first pricing
   dir = (lo_b + hi_b - lo_a - hi_a) / 2;
+  points_times(dir.data(), 0.0, 0.0);
   auto v = s_.values.head(cols_);
-  v.noalias() = points() * dir;
   int sa = 0;
   int sb = 0;
   v.head(na_).maxCoeff(&sa);
@@ -192,10 +202,8 @@ bool FastSolver::refactor() {
 int FastSolver::price(bool bland) {
   // Value of column j: y^T A_j = y_x . p_j + y_{convexity row}; its reduced cost is -value.
   // Basic columns are excluded explicitly (their value is 0 only up to rounding).
+  points_times(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
   auto v = s_.values.head(cols_);
-  v.noalias() = points() * s_.y.head(n_);
-  v.head(na_).array() += s_.y[n_];
-  v.tail(nb_).array() += s_.y[n_ + 1];
   for (int r = 0; r < m_; ++r) {
     if (!artificial(basic(r))) v[basic(r)] = kMinusInf;
   }
@@ -248,18 +256,21 @@ int FastSolver::ratio_test(bool& degenerate) {
   return bland_row >= 0 ? bland_row : row;
 }
 
-void FastSolver::pivot(int row, int entering) {
+void FastSolver::pivot(int row, int entering, double value) {
+  // Product-form update of the explicit inverse as one rank-1 update over its contiguous
+  // columns: new row r = old row r / alpha_r, every other row i -= alpha_i * new row r. The
+  // multipliers follow in O(m): y += d_q * (new row r), d_q = -value the entering reduced cost.
   auto al = alpha();
   const double ar = al[row];
   const double theta = std::max(s_.xb[row], 0.0) / ar;
   xb() -= theta * al;
   s_.xb[row] = theta;
   auto inv = binv();
-  inv.row(row) /= ar;
-  for (int i = 0; i < m_; ++i) {
-    if (i == row || al[i] == 0) continue;
-    inv.row(i) -= al[i] * inv.row(row);
-  }
+  auto new_row = s_.factor.col(0).head(m_);  // factor is scratch outside refactor()
+  new_row = inv.row(row).transpose() / ar;
+  for (int c = 0; c < m_; ++c) inv.col(c) -= new_row[c] * al;
+  inv.row(row) = new_row.transpose();
+  y() -= value * new_row;
   const int leaving = basic(row);
   if (!artificial(leaving)) s_.is_basic[static_cast<std::size_t>(leaving)] = 0;
   set_basic(row, entering);
@@ -274,6 +285,7 @@ FastResult FastSolver::run() {
   const bool bland_only = opt_.pricing == PricingRule::bland;
   int degenerate_run = 0;
   int since_refactor = 0;
+  bool fresh_y = false;  // y computed from scratch since the last pivot
   for (;;) {
     if (artificial_sum() <= opt_.infeasibility_tolerance) {
       result.outcome = FastOutcome::feasible;
@@ -286,11 +298,20 @@ FastResult FastSolver::run() {
     if (since_refactor >= opt_.refactor_interval) {
       if (!refactor()) return result;  // failed
       since_refactor = 0;
+      fresh_y = false;
       continue;
     }
-    compute_y();
+    if (!fresh_y && (result.iterations == 0 || since_refactor == 0)) {
+      compute_y();
+      fresh_y = true;
+    }
     const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland);
     if (q < 0) {
+      if (!fresh_y) {  // confirm the optimum with multipliers computed from scratch
+        compute_y();
+        fresh_y = true;
+        continue;
+      }
       result.outcome = FastOutcome::infeasible;
       break;
     }
@@ -299,7 +320,8 @@ FastResult FastSolver::run() {
     const int r = ratio_test(degenerate);
     if (r < 0) return result;  // phase one is bounded: only rounding gets here
     degenerate_run = degenerate ? degenerate_run + 1 : 0;
-    pivot(r, q);
+    pivot(r, q, s_.values[q]);
+    fresh_y = false;
     ++result.iterations;
     ++since_refactor;
   }
@@ -311,8 +333,7 @@ FastResult FastSolver::run() {
 
 }  // namespace
 
-FastResult solve_intersect_fast(const PointsRef& a, const PointsRef& b, double half_extent, IntersectStorage& s,
-                                const SimplexOptions& options) {
+bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   const int n = static_cast<int>(a.rows());
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
@@ -330,13 +351,57 @@ FastResult solve_intersect_fast(const PointsRef& a, const PointsRef& b, double h
   grow(s.y, m);
   grow(s.alpha, m);
   grow(s.sign, n);
+  grow(s.box, 5 * n);
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
-  // Normalised points, one per row (pricing is then n contiguous axpys over the points).
-  const auto center = s.box.segment(4 * n, n);
+  // One pass per set: transpose into the store, bounding box, and x - x (0 for finite x, NaN
+  // otherwise) summed as the finiteness test.
+  double finite = 0;
+  const auto load = [&](const PointsRef& p, int first_row, double sign, double* lo, double* hi) {
+    for (int i = 0; i < n; ++i) {
+      lo[i] = std::numeric_limits<double>::infinity();
+      hi[i] = -std::numeric_limits<double>::infinity();
+    }
+    const Eigen::Index ld = s.points.rows();
+    double* out = s.points.data() + first_row;
+    for (Eigen::Index j = 0; j < p.cols(); ++j) {
+      const double* col = p.data() + j * p.outerStride();
+      for (int i = 0; i < n; ++i) {
+        const double x = col[i];
+        finite += x - x;
+        lo[i] = std::min(lo[i], x);
+        hi[i] = std::max(hi[i], x);
+        out[i * ld + j] = sign * x;
+      }
+    }
+  };
+  load(a, 0, 1.0, s.box.data(), s.box.data() + n);
+  load(b, na, -1.0, s.box.data() + 2 * n, s.box.data() + 3 * n);
+  return finite == 0;
+}
+
+double normalise_points(int n, int na, int nb, IntersectStorage& s) {
+  double half_extent = 0;
+  for (int i = 0; i < n; ++i) {
+    const double lo = std::min(s.box[i], s.box[2 * n + i]);
+    const double hi = std::max(s.box[n + i], s.box[3 * n + i]);
+    // Halved before adding so that finite coordinates near +-DBL_MAX cannot overflow (fuzz_lp).
+    s.box[4 * n + i] = lo / 2 + hi / 2;
+    half_extent = std::max(half_extent, hi / 2 - lo / 2);
+  }
+  if (!(half_extent > 0)) return half_extent;
+  // A's rows hold a, B's hold -b: a' = (a - c) / h and -b' = (-b + c) / h.
   const double inv_h = 1.0 / half_extent;
-  s.points.block(0, 0, na, n) = ((a.colwise() - center) * inv_h).transpose();
-  s.points.block(na, 0, nb, n) = ((b.colwise() - center) * -inv_h).transpose();
+  for (int i = 0; i < n; ++i) {
+    const double c = s.box[4 * n + i];
+    auto col = s.points.col(i);
+    col.head(na) = (col.head(na).array() - c) * inv_h;
+    col.segment(na, nb) = (col.segment(na, nb).array() + c) * inv_h;
+  }
+  return half_extent;
+}
+
+FastResult solve_intersect_fast(int n, int na, int nb, IntersectStorage& s, const SimplexOptions& options) {
   FastSolver solver(s, n, na, nb, options);
   return solver.run();
 }

@@ -35,9 +35,17 @@ struct FastResult {
   bool warm_started = false;
 };
 
-/// Sets up storage.points (normalised by the frame in storage.box, which the caller filled) and
-/// solves. `n` is the dimension, a and b non-empty and finite, half_extent > 0.
-FastResult solve_intersect_fast(const PointsRef& a, const PointsRef& b, double half_extent, IntersectStorage& s,
-                                const SimplexOptions& options);
+/// Sizes the storage for (n, |A|, |B|) (a and b non-empty, n rows each), copies the points one
+/// per row (B's negated) and writes the bounding boxes of A and of B into storage.box, in one
+/// pass over the input. Returns false when a coordinate is NaN or infinite (the caller then
+/// reports which).
+bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s);
+
+/// Completes storage.box with the centre of both boxes and returns the half-extent (inf-norm)
+/// of their union; when it is > 0, normalises the stored points to (p - centre) / half-extent.
+double normalise_points(int n, int na, int nb, IntersectStorage& s);
+
+/// Phase one on the normalised points in storage (see the file comment).
+FastResult solve_intersect_fast(int n, int na, int nb, IntersectStorage& s, const SimplexOptions& options);
 
 }  // namespace proxima::lp::detail

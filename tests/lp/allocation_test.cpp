@@ -3,6 +3,7 @@
 // or warm, any outcome) allocates nothing, so no pivot allocates either. Counted by interposing
 // malloc (glibc: forwarding to __libc_malloc) for this test binary, which sees Eigen's
 // allocations as well as operator new's; a deliberate allocation checks that the counter works.
+#include <proxima/lp/intersect.hpp>
 #include <proxima/lp/simplex_method.hpp>
 
 #include <gtest/gtest.h>
@@ -71,6 +72,40 @@ TEST(LpAllocation, SolveOnASizedWorkspaceDoesNotAllocate) {
     const long after = g_allocations.load();
     EXPECT_GT(pivots, 10);
     EXPECT_EQ(after - before, 0) << "allocations during " << pivots << " pivots";
+  }
+}
+
+// lp::intersect_into with a workspace and a result that have seen the sizes: cold and warm
+// queries, intersecting and separated, allocate nothing (the structured path).
+TEST(LpAllocation, IntersectIntoOnASizedWorkspaceDoesNotAllocate) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> g;
+  for (const int n : {3, 10}) {
+    const int count = 48;
+    Eigen::MatrixXd a = Eigen::MatrixXd::NullaryExpr(n, count, [&] { return g(rng); });
+    Eigen::MatrixXd b = Eigen::MatrixXd::NullaryExpr(n, count, [&] { return g(rng); });
+    a.colwise().normalize();
+    b.colwise().normalize();
+    const Eigen::MatrixXd far = (b.array() + 3.0).matrix();
+    LpWorkspace ws;
+    LpIntersectResult r;
+    intersect_into(a, far, ws, r);  // sizes the workspace and the result
+    const long before = g_allocations.load();
+    int pivots = 0;
+    int hits = 0;
+    for (int round = 0; round < 4; ++round) {
+      for (const Eigen::MatrixXd* other : {static_cast<const Eigen::MatrixXd*>(&b), &far}) {
+        if (round % 2 == 0) ws.forget_basis();  // cold, then warm
+        intersect_into(a, *other, ws, r);
+        pivots += r.iterations;
+        hits += r.intersect ? 1 : 0;
+      }
+    }
+    const long after = g_allocations.load();
+    EXPECT_EQ(hits, 4) << "n " << n;
+    EXPECT_GT(pivots, 8) << "n " << n;
+    EXPECT_EQ(ws.intersect_fallbacks(), 0) << "n " << n;
+    EXPECT_EQ(after - before, 0) << "allocations in 8 queries, n " << n;
   }
 }
 
