@@ -10,6 +10,8 @@
 #include "commands.hpp"
 #include "demo.hpp"
 
+#include <proxima/version.hpp>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -17,12 +19,24 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: proxima run SCENE.json   answer the queries of a scene file (one JSON line each)\n"
-    "       proxima run -            read the scene from standard input\n"
-    "       proxima view SCENE.json -o OUT.html   write a 3-D page of the scene\n"
-    "       proxima demo             run the built-in demonstration scene\n"
-    "       proxima --version\n"
-    "exit status: 0 all queries ok, 1 some queries failed, 2 bad usage or unreadable scene\n";
+    "usage: proxima run SCENE.json|- [options]   answer the queries of a scene (JSON lines or a table)\n"
+    "       proxima view SCENE.json -o OUT.html  write a self-contained 3-D page of the scene\n"
+    "       proxima demo                         run the built-in demonstration scene\n"
+    "       proxima --version | --help\n"
+    "exit status: 0 all queries ok, 1 some queries failed (or disagreed with --check),\n"
+    "2 bad usage or a scene that cannot be read\n";
+
+constexpr const char* kExamples =
+    "\n"
+    "examples:\n"
+    "  proxima demo                                  what proxima does, in one table + a web page\n"
+    "  proxima run scene.json                        one JSON line per query\n"
+    "  proxima run scene.json --format table --repeat 100   a table with median / min microseconds\n"
+    "  proxima run scene.json --check                cross-check each answer with a second algorithm\n"
+    "  proxima run - < scene.json                    read the scene from standard input\n"
+    "  proxima view scene.json -o scene.html         look at it in a browser\n"
+    "\n"
+    "proxima run --help lists the run options; docs/cli.md and docs/scene-format.md have the rest.\n";
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "proxima: %s\n%s", message.c_str(), kUsage);
@@ -37,11 +51,12 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "--version") {
-    std::puts("proxima 0.1.0");
+    std::printf("proxima %s\n", proxima::kVersionString);
     return kExitOk;
   }
   if (command == "--help" || command == "-h" || command == "help") {
     std::fputs(kUsage, stdout);
+    std::fputs(kExamples, stdout);
     return kExitOk;
   }
   if (command == "run") return run_command(rest);

@@ -222,7 +222,7 @@ Answer answer_screw(const QueryInput& in) {
     const BuiltShape* s = side[0] == 'a' ? in.a : in.b;
     if (!s->mesh) {
       return refuse(std::string(side) + ": shape \"" + (side[0] == 'a' ? q.a : q.b) + "\" is a " + s->spec->type +
-                    "; screw queries need mesh shapes");
+                    "; screw queries need mesh shapes (or full-dimensional polytopes)");
     }
   }
   const ccd::ScrewResult r = ccd::screw_collisions(*in.a->mesh, q.pose_a, *q.pose_a_end, *in.b->mesh, q.pose_b, *q.pose_b_end);

@@ -132,6 +132,21 @@ std::shared_ptr<const ipm::Object> build_implicit(const ShapeSpec& spec) {
   });
 }
 
+// The hull faces of a full-dimensional polytope as a mesh (screw queries, --check); nullptr for
+// other shapes and for flat or collinear polytopes, which bound no volume.
+std::shared_ptr<const mesh::Mesh> polytope_mesh(const AnyConvex& shape) {
+  const auto* polytope = std::get_if<Polytope>(&shape.variant());
+  if (polytope == nullptr || polytope->dimension() != 3) return nullptr;
+  std::vector<std::vector<int>> faces;
+  faces.reserve(polytope->faces().size());
+  for (const auto& f : polytope->faces()) faces.push_back({f[0], f[1], f[2]});
+  try {
+    return std::make_shared<const mesh::Mesh>(mesh::Mesh::from_faces(polytope->vertices(), faces));
+  } catch (const InvalidInput&) {
+    return nullptr;  // a sliver triangle of the hull the mesh validation refuses: no mesh form
+  }
+}
+
 }  // namespace
 
 BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
@@ -144,6 +159,7 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
   try {
     if (has_support) built.convex = build_convex(spec);
     if (const auto* m = std::get_if<MeshSpec>(&spec.value)) built.mesh = build_mesh(spec, *m, base_dir);
+    if (built.convex) built.mesh = polytope_mesh(*built.convex);
     built.implicit = build_implicit(spec);
   } catch (const InvalidInput& e) {
     built.error = e.what();

@@ -21,7 +21,8 @@ struct BuiltShape {
   const ShapeSpec* spec = nullptr;
   /// The support-mapping form (GJK / EPA), for every type except implicit, hyperquadric and mesh.
   std::optional<AnyConvex> convex;
-  /// The polyhedral mesh form (screw queries): mesh shapes, and polytopes (their hull faces).
+  /// The polyhedral mesh form (screw queries): mesh shapes, and full-dimensional polytopes
+  /// (their hull triangles).
   std::shared_ptr<const mesh::Mesh> mesh;
   /// The implicit form (interior-point queries): implicit, hyperquadric, superquadric, ellipsoid
   /// and sphere shapes.

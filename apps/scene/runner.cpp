@@ -3,6 +3,7 @@
 
 #include "scene/answers.hpp"
 #include "scene/build.hpp"
+#include "scene/check.hpp"
 
 #include <proxima/core/error.hpp>
 
@@ -56,6 +57,13 @@ Runner::Runner(const SceneSpec& scene) : scene_(scene), built_(std::make_unique<
 Runner::~Runner() = default;
 
 Outcome Runner::run(const QuerySpec& q, const TimingOptions& timing) {
+  RunOptions options;
+  options.timing = timing;
+  return run(q, options);
+}
+
+Outcome Runner::run(const QuerySpec& q, const RunOptions& options) {
+  const TimingOptions& timing = options.timing;
   Outcome out;
   auto fail = [&](const std::string& message) {
     out.ok = false;
@@ -79,8 +87,9 @@ Outcome Runner::run(const QuerySpec& q, const TimingOptions& timing) {
   Answer answer;
   try {
     answer = answer_query(input);
-    if (timing.max_repeats > 0) {
-      // Median of repeated runs, bounded by both a count and a time budget.
+    if (timing.max_repeats > 0 && answer.ok) {
+      // Repeated runs, bounded by both a count and a time budget (the first, untimed run above
+      // builds caches and warms the code).
       std::vector<double> times;
       double spent = 0;
       for (int r = 0; r < timing.max_repeats && spent < timing.budget_microseconds; ++r) {
@@ -93,8 +102,11 @@ Outcome Runner::run(const QuerySpec& q, const TimingOptions& timing) {
         if (!again.ok) break;
       }
       if (!times.empty()) {
-        std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2), times.end());
-        out.microseconds = times[times.size() / 2];
+        std::sort(times.begin(), times.end());
+        const std::size_t n = times.size();
+        out.microseconds = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+        out.min_microseconds = times.front();
+        out.timed_runs = static_cast<int>(n);
       }
     }
   } catch (const InvalidInput& e) {
@@ -110,6 +122,21 @@ Outcome Runner::run(const QuerySpec& q, const TimingOptions& timing) {
   line["kind"] = q.kind_name;
   line["method"] = answer.method;
   for (const auto& item : answer.fields.items()) line[item.key()] = item.value();
+  // Additions of `proxima run` (docs/scene-format.md): new fields after the contract's fields.
+  if (timing.add_fields && out.timed_runs > 0) {
+    line["time_us"] = out.microseconds;
+    line["time_min_us"] = out.min_microseconds;
+    line["repeats"] = out.timed_runs;
+  }
+  if (options.check) {
+    const CheckReport report = cross_check(input, answer, options.check_tolerance);
+    out.check = report.verdict;
+    out.check_method = report.method;
+    out.check_detail = report.detail;
+    line["check"] = report.verdict;
+    line["check_method"] = report.method.empty() ? Json(nullptr) : Json(report.method);
+    line["check_detail"] = report.detail;
+  }
   out.ok = true;
   out.json_line = line.dump();
   out.method = answer.method;

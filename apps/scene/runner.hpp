@@ -14,12 +14,26 @@
 
 namespace proxima::scene {
 
-/// How `Runner::run` measures time (the demo table). Tests never time anything.
+/// How `Runner::run` measures time (the demo table, `proxima run --repeat N`). Tests never
+/// assert on times.
 struct TimingOptions {
   /// Repeat each query to take a median time; 0 = run once and do not time.
   int max_repeats = 0;
   /// Stop repeating once this much time (microseconds) has been spent on one query.
   double budget_microseconds = 0;
+  /// Add the timing to the JSON line as new fields: "time_us" (median), "time_min_us" and
+  /// "repeats" (the number of timed runs). Off for the demo, on for `proxima run --repeat`.
+  bool add_fields = false;
+};
+
+/// Everything `Runner::run` may do beyond answering.
+struct RunOptions {
+  TimingOptions timing;
+  /// Answer a second time with an independent algorithm (check.hpp) and add "check",
+  /// "check_method" and "check_detail" to the JSON line.
+  bool check = false;
+  /// Agreement band of the check, relative to the query's scale (check.hpp).
+  double check_tolerance = 1e-6;
 };
 
 /// One query's answer.
@@ -37,6 +51,14 @@ struct Outcome {
   std::string answer;
   int iterations = -1;
   double microseconds = kNaN;
+  /// Fastest timed run (NaN when not timed) and the number of timed runs.
+  double min_microseconds = kNaN;
+  int timed_runs = 0;
+  /// With RunOptions::check: "agree", "disagree" or "none" (no second algorithm applies);
+  /// empty when not checked or when the query failed. `check_detail` says what was compared.
+  std::string check;
+  std::string check_method;
+  std::string check_detail;
 };
 
 class BuiltShapes;  // the shapes built so far (runner.cpp)
@@ -51,6 +73,8 @@ class Runner {
 
   /// Answers one query of the scene; never throws on bad input (that becomes an error outcome).
   Outcome run(const QuerySpec& query, const TimingOptions& timing = {});
+  /// The same, with a cross-check when options.check is set.
+  Outcome run(const QuerySpec& query, const RunOptions& options);
 
  private:
   const SceneSpec& scene_;

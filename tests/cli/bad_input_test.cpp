@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Bad input through the command (issue 6 "Bad input"): text that is not JSON (line and column,
+// exit 2), an unknown shape type or query kind, a query without a shape name, a mesh file that
+// does not exist: each a clear message naming the place, exit status 1, and every other query's
+// answer still written, in order.
+#include "command_support.hpp"
+
+#include <string>
+
+namespace proxima::test {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(BadInput, NotJsonGivesLineAndColumnAndExitsTwo) {
+  struct Case {
+    const char* text;
+    const char* where;
+  };
+  const Case cases[] = {
+      {"hello", "line 1, column 1"},
+      {"{\"queries\": [\n  {\"id\": 1,}\n]}", "line 2, column 12"},
+      {"{\"queries\": [", "line 1, column 14"},
+      {"", "line 1, column 1"},
+  };
+  for (const Case& c : cases) {
+    const std::string text = c.text;
+    const CommandResult r = run_proxima("run -", &text);
+    EXPECT_EQ(r.exit_code, 2) << c.text;
+    EXPECT_EQ(r.out, "") << c.text;
+    EXPECT_TRUE(contains(r.err, "<stdin>: scene is not valid JSON")) << r.err;
+    EXPECT_TRUE(contains(r.err, c.where)) << c.text << " -> " << r.err;
+  }
+  // The same for a file, named in the message; and in table format.
+  const CommandResult file = run_proxima("run '" + scene_path("malformed.json") + "' --format table", nullptr, false);
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_TRUE(contains(file.err, "malformed.json: scene is not valid JSON")) << file.err;
+  EXPECT_TRUE(contains(file.err, "line 2, column")) << file.err;
+}
+
+TEST(BadInput, ScenesThatAreJsonButNotScenesExitTwo) {
+  const std::string array = "[1, 2]";
+  const CommandResult r = run_proxima("run -", &array);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "scene must be a JSON object, got array")) << r.err;
+  const std::string no_queries = R"({"shapes": {}})";
+  const CommandResult q = run_proxima("run -", &no_queries);
+  EXPECT_EQ(q.exit_code, 2);
+  EXPECT_TRUE(contains(q.err, "queries: missing")) << q.err;
+}
+
+TEST(BadInput, MissingMeshFileAndMissingShapeNameFailOnlyTheirQueries) {
+  const CommandResult r = run_proxima("run '" + scene_path("missing_mesh.json") + "'");
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(r.lines.size(), 4u) << r.out;
+  EXPECT_EQ(r.lines[0]["id"], "before");
+  EXPECT_EQ(r.lines[0]["status"], "ok");
+  EXPECT_NEAR(r.lines[0]["distance"].get<double>(), 1.0, 1e-12);  // centres 3 apart, radii 1
+
+  EXPECT_EQ(r.lines[1]["id"], "missing-file");
+  EXPECT_EQ(r.lines[1]["status"], "error");
+  const std::string missing = r.lines[1]["message"].get<std::string>();
+  EXPECT_TRUE(contains(missing, "queries[1].b: shape \"ghost\" is invalid: shapes.ghost.file: cannot open")) << missing;
+  EXPECT_TRUE(contains(missing, "no_such_mesh.obj")) << missing;
+
+  EXPECT_EQ(r.lines[2]["id"], "no-b");
+  EXPECT_EQ(r.lines[2]["status"], "error");
+  EXPECT_EQ(r.lines[2]["message"], "queries[2].b: missing");
+
+  // The mesh file next to the scene (relative path) loads: the cube slides into the cube.
+  EXPECT_EQ(r.lines[3]["id"], "from-file");
+  EXPECT_EQ(r.lines[3]["status"], "ok") << r.lines[3];
+  EXPECT_TRUE(r.lines[3]["contact"].get<bool>()) << r.lines[3];
+}
+
+TEST(BadInput, UnknownTypeAndKindAreNamedWithTheirAlternativesInEveryFormat) {
+  const std::string text = R"({"shapes": {"s": {"type": "sphere", "radius": 1}, "t": {"type": "teapot"}},
+    "queries": [
+      {"id": "a", "kind": "distance", "a": "s", "b": "t"},
+      {"id": "b", "kind": "nearest", "a": "s", "b": "s"},
+      {"id": "c", "kind": "distance", "a": "s", "b": "s", "pose_b": {"translation": [0, 4, 0]}}]})";
+  const CommandResult r = run_proxima("run -", &text);
+  EXPECT_EQ(r.exit_code, 1);
+  ASSERT_EQ(r.lines.size(), 3u);
+  const std::string type = r.lines[0]["message"].get<std::string>();
+  EXPECT_TRUE(contains(type, "shapes.t.type: unknown shape type \"teapot\" (expected one of sphere, box")) << type;
+  const std::string kind = r.lines[1]["message"].get<std::string>();
+  EXPECT_TRUE(contains(kind, "queries[1].kind: unknown query kind \"nearest\" (expected one of intersect, distance")) << kind;
+  EXPECT_EQ(r.lines[1]["kind"], "nearest");
+  EXPECT_EQ(r.lines[2]["status"], "ok");
+  EXPECT_NEAR(r.lines[2]["distance"].get<double>(), 2.0, 1e-12);
+
+  const CommandResult table = run_proxima("run - --format table", &text, false);
+  EXPECT_EQ(table.exit_code, 1);
+  EXPECT_TRUE(contains(table.out, "unknown shape type \"teapot\"")) << table.out;
+  EXPECT_TRUE(contains(table.out, "unknown query kind \"nearest\"")) << table.out;
+  EXPECT_TRUE(contains(table.out, "3 queries, 2 failed")) << table.out;
+}
+
+}  // namespace
+}  // namespace proxima::test
