@@ -58,8 +58,10 @@ def test_toi_translate_equals_scalar_for_any_thread_count(rng):
     np.testing.assert_array_equal(strided["toi"], runs[1]["toi"])
     assert not wide[:, ::2].flags.c_contiguous
     # scipy quaternion order, explicitly
-    xyzw = np.hstack([rb[:, :3], rb[:, 4:], rb[:, 3:4]])
-    scipy_order = proxima.batch_toi_translate(a, ra, va, b, xyzw, vb, 1.5, scalar_first=False)
+    def xyzw(rows):
+        return np.hstack([rows[:, :3], rows[:, 4:], rows[:, 3:4]])
+
+    scipy_order = proxima.batch_toi_translate(a, xyzw(ra), va, b, xyzw(rb), vb, 1.5, scalar_first=False)
     np.testing.assert_array_equal(scipy_order["toi"], runs[1]["toi"])
 
 

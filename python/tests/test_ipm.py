@@ -189,7 +189,7 @@ def test_continuous_queries_on_spheres_match_closed_forms(rng):
         if min_dist > 1e-4:
             misses += 1
             assert not iv.intersect and iv.min_distance == pytest.approx(min_dist, rel=1e-5), msg
-            assert iv.min_time == pytest.approx(t_star, abs=1e-4), msg
+            assert iv.min_time == pytest.approx(t_star, abs=1e-3), msg  # flat minimum: t to sqrt(tol)
             assert not tr.contact and np.isnan(tr.toi), msg
         elif min_dist < -1e-4 and toi <= 2.0:
             contacts += 1
