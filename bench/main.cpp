@@ -6,7 +6,8 @@
 //                 [--check]   (exit status 1 when proxima gave a wrong answer)
 //
 // Suites: gjk_intersect, gjk_distance, epa (polytopes of N = 8, 32, 128, 1024 vertices) and
-// primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance).
+// primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance),
+// and lp (lp::intersect vs GLPK in n dimensions, suites/lp.cpp).
 // Every implementation (proxima and each peer library found at build time) answers the same
 // seeded pairs in this one process. Per row: the median ns per query, proxima's median over the
 // row's, and the wrong answers among the pairs that have a reference.
@@ -14,6 +15,9 @@
 #include "harness.hpp"
 #include "inputs.hpp"
 #include "reference/reference.hpp"
+#ifdef PROXIMA_BENCH_HAVE_LP
+#include "suites/lp.hpp"
+#endif
 
 #include <chrono>
 #ifdef __linux__
@@ -43,6 +47,7 @@ struct Options {
   std::string dump;  // implementation whose answers are printed pair by pair
   int pin = -2;      // CPU to pin to; -2 = the one we start on, -1 = no pinning
   bool check = false;  // exit status 1 when proxima gave a wrong answer
+  bool lp = false;     // the lp suite (suites/lp.cpp), outside the Suite enum
 };
 
 const char* suite_name(Suite s) {
@@ -59,7 +64,7 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 
 [[noreturn]] void usage(const std::string& error) {
   std::fprintf(stderr,
-               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|all[,...]]\n"
+               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|all[,...]]\n"
                "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
                "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL] [--check]\n",
                error.c_str());
@@ -99,6 +104,9 @@ Options parse(int argc, char** argv) {
         const std::string name = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         if (name == "all") {
           o.suites = kAllSuites;
+          o.lp = true;
+        } else if (name == "lp") {
+          o.lp = true;
         } else {
           bool found = false;
           for (Suite s : kAllSuites) {
@@ -133,7 +141,10 @@ Options parse(int argc, char** argv) {
       usage("unknown argument: " + arg);
     }
   }
-  if (o.suites.empty()) o.suites = kAllSuites;
+  if (o.suites.empty() && !o.lp) {
+    o.suites = kAllSuites;
+    o.lp = true;
+  }
   if (!repeat_given) o.repeat = o.quick ? kQuickRepeat : kFullRepeat;
   return o;
 }
@@ -171,6 +182,8 @@ class Output {
 
   /// Wrong answers proxima (any proxima_* row) gave so far (for --check).
   int proxima_wrong = 0;
+  /// The JSON lines stream, for suites that write their own lines (lp); null without --json.
+  std::ostream* json_stream() { return json_.is_open() ? &json_ : nullptr; }
 
   void add(const std::vector<Row>& rows) {
     double proxima_ns = kNaN;
@@ -346,6 +359,12 @@ int run(int argc, char** argv) {
       warn_mix(row, hits, set.pairs.size());
     }
   }
+#ifdef PROXIMA_BENCH_HAVE_LP
+  if (o.lp) {
+    const LpSuiteConfig lp_config{o.seed, o.repeat, o.quick, o.pairs, o.impl_filter, o.label, out.json_stream()};
+    out.proxima_wrong += run_lp_suite(lp_config);
+  }
+#endif
   std::printf("# total %.1f s, proxima wrong answers: %d\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), out.proxima_wrong);
   return o.check && out.proxima_wrong > 0 ? 1 : 0;

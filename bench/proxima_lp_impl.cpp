@@ -3,7 +3,7 @@
 // gjk_intersect suite on polytopes and boxes, judged by the same references. The lp layer has no
 // poses: each query maps both vertex sets to world coordinates (inside the timing, as the GJK
 // rows pay for their poses) and solves cold (forget_basis(); workspace reused). The lp layer's
-// own benchmark against GLPK in n dimensions is bench/lp_bench/. Compiled when the lp layer exists.
+// own benchmark against GLPK in n dimensions is the lp suite (suites/lp.cpp). Compiled when the lp layer exists.
 #include "common.hpp"
 
 #include <proxima/lp/intersect.hpp>

@@ -38,8 +38,9 @@ enum class PricingRule : std::uint8_t {
   /// SimplexOptions::degenerate_run_before_bland consecutive degenerate pivots, until the
   /// objective strictly decreases. Finite: a cycle would be a run of degenerate pivots, and any
   /// such run longer than the threshold is priced by Bland's rule, which cannot cycle.
-  /// Measured (bench/lp_bench): 8-9 pivots per 3-D intersection query for N = 8..4096 points per
-  /// set against Bland's 10..52, and 1.1-3x faster.
+  /// Measured (proxima_bench --suite=lp, lp::intersect's structured path): 2-9 pivots per cold
+  /// 3-D intersection query for N = 8..4096 points per set against Bland's 5-21, and 1.3-7x
+  /// faster (docs/benchmarks.md, LP).
   dantzig_bland_fallback,
 };
 
