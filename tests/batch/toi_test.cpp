@@ -250,6 +250,7 @@ TEST(BatchToi, BadElementsAreMarkedAndTheRestAnswered) {
 
   // Screw: a half-turn relative rotation is refused by decompose(); only that element is marked.
   ScrewCase s = screw_case(rng, 4);
+  s.a_end[2] = Pose::from_matrix(s.a_start[2].rotation(), s.a_end[2].translation());  // A does not turn
   s.b_end[2] = Pose::from_matrix(Mat3(Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitZ())) * s.b_start[2].rotation(),
                                  s.b_end[2].translation());
   const std::vector<AnyConvex> cube = {Box(Vec3(0.5, 0.4, 0.3))}, tet = {Sphere(0.5)};
