@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Throughput of the batch API (issue 7 targets): intersect on N=8 polytope pairs, distance on N=32
-// polytope pairs, and toi_translate on N=8 pairs (no target), 1 and 2 threads, seeded random poses (about half overlapping). Standalone: build
-// against a configured build directory, e.g.
-//   g++ -std=c++20 -O2 -DNDEBUG -I include -I /usr/include/eigen3 tools/batch_throughput.cpp \
-//       build-py/libproxima_batch.a build-py/libproxima_query.a build-py/libproxima_ccd.a \
-//       build-py/libproxima_ipm.a build-py/libproxima_lp.a build-py/libproxima_mesh.a \
-//       build-py/libproxima_gjk.a build-py/libproxima_shapes.a build-py/libproxima_core.a \
+// polytope pairs, and toi_translate on N=8 pairs (no target), 1 and 2 threads, seeded random poses
+// (about half overlapping). Standalone: build against a configured build directory, e.g. (one
+// command, wrapped here; the library is header-only in gjk, so there is no libproxima_gjk.a)
+//   g++ -std=c++20 -O2 -DNDEBUG -I include -I /usr/include/eigen3 tools/batch_throughput.cpp
+//       build-py/libproxima_batch.a build-py/libproxima_query.a build-py/libproxima_ccd.a
+//       build-py/libproxima_ipm.a build-py/libproxima_lp.a build-py/libproxima_mesh.a
+//       build-py/libproxima_shapes.a build-py/libproxima_core.a
 //       -lqhull_r -o /tmp/batch_throughput && /tmp/batch_throughput
-// (libraries that a build does not produce are simply left out). Prints queries per second, the
+// Prints queries per second, the
 // best of `kRepeats` runs (the machine is shared: the best run is the least disturbed one).
 #include <proxima/batch/batch.hpp>
 #include <proxima/batch/toi.hpp>
