@@ -48,8 +48,11 @@ for kind in shared static; do
   done
   ext=a
   [[ $kind == shared ]] && ext=so
-  for layer in core shapes mesh gjk lp ipm ccd query batch; do
-    [[ -e "$libdir/libproxima_$layer.$ext" ]] || fail "$kind: missing libproxima_$layer.$ext"
+  # Every library proxima.pc names (header-only layers such as gjk have none) is installed.
+  libs="$(sed -n 's/^Libs: .*}//p' "$libdir/pkgconfig/proxima.pc")"
+  [[ $libs == *-lproxima_core* && $libs == *-lproxima_query* ]] || fail "$kind: proxima.pc Libs is '$libs'"
+  for lib in $libs; do
+    [[ -e "$libdir/lib${lib#-l}.$ext" ]] || fail "$kind: missing lib${lib#-l}.$ext"
   done
   if [[ $kind == shared ]]; then
     if compgen -G "$libdir/libproxima_*.a" >/dev/null; then fail "shared: static archives installed"; fi
