@@ -278,7 +278,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   if (support_certified) {
     r.status = Status::converged;
     r.detail = Detail::duality_gap;
-    r.gap = support_gap;
+    r.gap = std::max(support_gap, 0.0);
     r.intersect = !(r.distance > support_gap);
     report.support_certified = true;
   }
@@ -432,6 +432,19 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
   const double lower_sq = r.distance * r.distance - excess;
   r.gap = r.distance - std::sqrt(std::max(0.0, lower_sq));
   r.intersect = !(lower_sq > 0);
+  if (out.termination != Termination::converged && r.distance > 0 &&
+      (single_superquadric(a) != nullptr || single_superquadric(b) != nullptr)) {
+    // As in run(): the separating plane through this answer may certify it.
+    const double plane_gap = r.distance - support_lower_bound(a, pose_a, b, pose_b, x, y, multipliers_);
+    if (plane_gap <= kIpmSupportGapRelative * scale) {
+      r.status = Status::converged;
+      r.detail = Detail::duality_gap;
+      r.gap = std::max(plane_gap, 0.0);
+      r.intersect = !(r.distance > plane_gap);
+      report.support_certified = true;
+      return report;
+    }
+  }
   if (out.termination == Termination::converged) {
     warm_valid_ = true;
     warm_a_ = pose_a.apply_inverse(x);
