@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // proxima under test: gjk::intersect, gjk::distance and gjk::penetration (cold start: a fresh
-// WarmStart per query; default options; EPA's hull is a caller-owned workspace reused across
-// queries, as a pair object or a loop over pairs would hold it) on
-// proxima's own shapes, built once per case set outside the timing. Every pair of a case set has
+// WarmStart per query; default options, so sphere-box and capsule-capsule distance take the
+// closed forms of gjk/closed_form.hpp, and the "proxima_gjk" row measures GJK on them; EPA's
+// hull is a caller-owned workspace reused across queries, as a pair object or a loop over pairs
+// would hold it) on proxima's own shapes, built once per case set outside the timing. Every pair of a case set has
 // the same two shape types, so the query resolves the types with one switch per call (the same
 // cost as the peers' per-pair dispatch) and then runs the templated kernel.
 #include "common.hpp"
@@ -55,15 +56,33 @@ Pose to_pose(const Placement& p) {
   return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
 }
 
+/// The rows proxima contributes: the default queries, and two distance-only variants.
+enum class Variant {
+  plain,     ///< "proxima": default options (closed forms for the pairs that have one)
+  nesterov,  ///< "proxima_nesterov": GjkOptions::nesterov, closed forms off (GJK measured)
+  gjk_only,  ///< "proxima_gjk": closed forms off, on the primitive rows that have one
+};
+
 class Proxima final : public Implementation {
  public:
-  /// nesterov: the distance query with GjkOptions::nesterov (an extra row, "proxima_nesterov",
-  /// for the distance suites only), to measure the option where the GJK docs say it pays off.
-  explicit Proxima(bool nesterov = false) : nesterov_(nesterov) { options_.nesterov = nesterov; }
-  std::string name() const override { return nesterov_ ? "proxima_nesterov" : "proxima"; }
+  explicit Proxima(Variant variant = Variant::plain) : variant_(variant) {
+    options_.nesterov = variant == Variant::nesterov;
+    options_.closed_forms = variant == Variant::plain;
+  }
+  std::string name() const override {
+    switch (variant_) {
+      case Variant::nesterov: return "proxima_nesterov";
+      case Variant::gjk_only: return "proxima_gjk";
+      case Variant::plain: break;
+    }
+    return "proxima";
+  }
   bool supports(Suite suite, const CaseSet& set) const override {
-    if (nesterov_ && suite != Suite::gjk_distance && suite != Suite::primitives) return false;
-    return set_kind(set) != PairKind::unsupported;
+    const PairKind kind = set_kind(set);
+    if (variant_ == Variant::nesterov && suite != Suite::gjk_distance && suite != Suite::primitives) return false;
+    const bool closed_form_row = kind == PairKind::sphere_box || kind == PairKind::capsules;
+    if (variant_ == Variant::gjk_only && !(suite == Suite::primitives && closed_form_row)) return false;
+    return kind != PairKind::unsupported;
   }
   void prepare(const CaseSet& set) override {
     kind_ = set_kind(set);
@@ -142,7 +161,7 @@ class Proxima final : public Implementation {
     return f(polytopes_[2 * i], pa, polytopes_[2 * i + 1], pb);
   }
 
-  bool nesterov_;
+  Variant variant_;
   gjk::GjkOptions options_{};
   PairKind kind_ = PairKind::unsupported;
   std::vector<Polytope> polytopes_;
@@ -160,8 +179,9 @@ class Proxima final : public Implementation {
 
 std::vector<std::unique_ptr<Implementation>> make_proxima() {
   std::vector<std::unique_ptr<Implementation>> out;
-  out.push_back(std::make_unique<Proxima>(false));
-  out.push_back(std::make_unique<Proxima>(true));
+  out.push_back(std::make_unique<Proxima>(Variant::plain));
+  out.push_back(std::make_unique<Proxima>(Variant::nesterov));
+  out.push_back(std::make_unique<Proxima>(Variant::gjk_only));
   return out;
 }
 

@@ -5,6 +5,11 @@
 
 #include <libqhull_r/qhull_ra.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define PROXIMA_POLYTOPE_X86 1
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +18,50 @@
 #include <string>
 
 namespace proxima {
+
+namespace detail {
+
+#ifdef PROXIMA_POLYTOPE_X86
+const bool kPolytopeHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+
+// Multiply and add kept separate (no "fma" target): FMA would round differently from the portable
+// loop and could pick another vertex on near-ties.
+__attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
+                                              double dx, double dy, double dz) {
+  const __m256d vx = _mm256_set1_pd(dx);
+  const __m256d vy = _mm256_set1_pd(dy);
+  const __m256d vz = _mm256_set1_pd(dz);
+  const __m256d four = _mm256_set1_pd(4.0);
+  __m256d best = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+  __m256d index = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);  // exact as doubles far beyond any hull size
+  __m256d best_index = index;
+  for (std::size_t i = 0; i < n4; i += 4) {
+    const __m256d v = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, _mm256_loadu_pd(x + i)),
+                                                  _mm256_mul_pd(vy, _mm256_loadu_pd(y + i))),
+                                    _mm256_mul_pd(vz, _mm256_loadu_pd(z + i)));
+    const __m256d greater = _mm256_cmp_pd(v, best, _CMP_GT_OQ);  // strict, false on NaN
+    best = _mm256_blendv_pd(best, v, greater);
+    best_index = _mm256_blendv_pd(best_index, index, greater);
+    index = _mm256_add_pd(index, four);
+  }
+  // Each lane holds its first maximum; the answer is the largest value, smallest index on ties.
+  alignas(32) double value[4];
+  alignas(32) double at[4];
+  _mm256_store_pd(value, best);
+  _mm256_store_pd(at, best_index);
+  int lane = 0;
+  for (int l = 1; l < 4; ++l) {
+    if (value[l] > value[lane] || (value[l] == value[lane] && at[l] < at[lane])) lane = l;
+  }
+  return static_cast<int>(at[lane]);
+}
+#else
+const bool kPolytopeHaveAvx2 = false;
+int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
+#endif
+
+}  // namespace detail
+
 namespace {
 
 /// A hull before it is packed: input indices of its vertices, triangles and edges over them.
@@ -255,6 +304,18 @@ Polytope::Polytope(std::span<const Vec3> points) {
     data->adjacency.insert(data->adjacency.end(), list.begin(), list.end());
     data->adjacency_offsets.push_back(static_cast<int>(data->adjacency.size()));
   }
+  for (const int k : data->adjacency) {
+    const Vec3& p = data->vertices[static_cast<std::size_t>(k)];
+    data->nx.push_back(p.x());
+    data->ny.push_back(p.y());
+    data->nz.push_back(p.z());
+  }
+  // Pad the scan arrays to a multiple of 4 with vertex 0 (ties go to the smaller index).
+  while (data->x.size() % 4 != 0) {
+    data->x.push_back(data->x.front());
+    data->y.push_back(data->y.front());
+    data->z.push_back(data->z.front());
+  }
   Vec3 lo = data->vertices.front();
   Vec3 hi = lo;
   for (const Vec3& p : data->vertices) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
@@ -264,9 +325,27 @@ Polytope::Polytope(std::span<const Vec3> points) {
   for (const Vec3& p : data->vertices) radius = std::max(radius, (p - centre).norm());
   data->sphere = {centre, radius};
   data_ = data;
-  for (int axis = 0; axis < 3; ++axis) {
-    data->axis_extremes[static_cast<std::size_t>(2 * axis)] = scan(Vec3::Unit(axis));
-    data->axis_extremes[static_cast<std::size_t>(2 * axis + 1)] = scan(-Vec3::Unit(axis));
+  // Climb starts: the support vertices of the 26 directions {-1,0,1}^3 minus 0 (pad: the first).
+  std::size_t k = 0;
+  for (int i = -1; i <= 1; ++i) {
+    for (int j = -1; j <= 1; ++j) {
+      for (int l = -1; l <= 1; ++l) {
+        if (i == 0 && j == 0 && l == 0) continue;
+        const int v = scan(Vec3(i, j, l));
+        const Vec3& p = data->vertices[static_cast<std::size_t>(v)];
+        data->start_x[k] = p.x();
+        data->start_y[k] = p.y();
+        data->start_z[k] = p.z();
+        data->start_index[k] = v;
+        ++k;
+      }
+    }
+  }
+  for (; k < data->start_x.size(); ++k) {
+    data->start_x[k] = data->start_x[0];
+    data->start_y[k] = data->start_y[0];
+    data->start_z[k] = data->start_z[0];
+    data->start_index[k] = data->start_index[0];
   }
 }
 

@@ -18,12 +18,14 @@
 
 #include <proxima/core/pose.hpp>
 #include <proxima/core/results.hpp>
+#include <proxima/gjk/closed_form.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
 #include <proxima/gjk/simplex.hpp>
 #include <proxima/shapes/concepts.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -192,10 +194,15 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.detail = Detail::repeated_support;
       break;
     }
-    Simplex next = run.simplex;
-    next.points[static_cast<std::size_t>(next.size)] = sp;
-    ++next.size;
-    const Vec3 v_next = reduce_simplex(next);
+    // Sub-distance on the w points plus sp.w; the simplex itself changes only on progress.
+    // Zero-filled first: GCC 12 cannot see that only n + 1 entries are read.
+    std::array<Vec3, 4> w;
+    w.fill(Vec3::Zero());
+    const int n = run.simplex.size;
+    for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = run.simplex.points[static_cast<std::size_t>(i)].w;
+    w[static_cast<std::size_t>(n)] = sp.w;
+    const SubDistance sub = closest_point_to_origin(w.data(), n + 1);
+    const Vec3 v_next = sub.mask != 0 ? sub.point : nan_vec3();
     const double vv_next = v_next.squaredNorm();
     // Strict decrease of |v| (seed 002, theorem 1); NaN fails the comparison too.
     if (!(vv_next < vv)) {
@@ -207,7 +214,9 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.detail = vv_next == vv_next ? Detail::no_progress : Detail::non_finite;
       break;
     }
-    run.simplex = next;
+    run.simplex.points[static_cast<std::size_t>(n)] = sp;
+    run.simplex.size = n + 1;
+    keep_support_set(run.simplex, sub);
     run.v = v_next;
     vv = vv_next;
     w_prev = sp.w;
@@ -241,6 +250,10 @@ GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double sc
 
 /// Distance between convex shapes A and B placed by `pose_a` and `pose_b` (GJK).
 ///
+/// Sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs (either order) are answered
+/// by their exact closed forms (gjk/closed_form.hpp: gap 0, iterations 0, detail none) unless
+/// options.closed_forms is false.
+///
 /// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
 /// subtracts the margins of rounded shapes and converts once to the world frame:
 ///  - distance >= 0; point_a, point_b: closest points (world); normal: unit, A towards B;
@@ -259,6 +272,13 @@ GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double sc
 template <SupportMap A, SupportMap B>
 DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                         const GjkOptions& options, WarmStart& warm) {
+  if constexpr (has_closed_form_distance<A, B>) {
+    if (options.closed_forms) {
+      DistanceResult r = closed_form_distance(a, pose_a, b, pose_b);
+      if (!r.intersect) warm.direction = r.normal;
+      return r;
+    }
+  }
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = detail::query_scale(a, b, b_in_a);

@@ -25,6 +25,9 @@ struct GjkOptions {
   /// an optimization perspective", RSS 2022). Pays off on smooth, non-rounded shapes (ellipsoids,
   /// superquadrics) where plain GJK converges linearly; the result certificate is the same.
   bool nesterov = false;
+  /// gjk::distance answers sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs by
+  /// their exact closed forms (gjk/closed_form.hpp) instead of GJK. Off: GJK for every pair.
+  bool closed_forms = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.

@@ -201,24 +201,31 @@ inline SubDistance closest_point_to_origin(const Vec3* w, int count) {
 /// Runs the sub-distance routine on the simplex's w points, keeps only the support set (order
 /// preserved) and stores the weights in simplex.lambda. Returns the closest point v (A's frame).
 /// Postcondition: simplex.size >= 1 when it was >= 1, each lambda > 0, sum lambda = 1.
-inline Vec3 reduce_simplex(Simplex& simplex) {
-  std::array<Vec3, 4> w;
-  for (int i = 0; i < simplex.size; ++i) w[static_cast<std::size_t>(i)] = simplex.points[static_cast<std::size_t>(i)].w;
-  const SubDistance r = closest_point_to_origin(w.data(), simplex.size);
-  if (r.mask == 0) {  // only NaN input: keep the simplex, report NaN
-    return r.point;
-  }
+/// Keeps the support set of `r` (computed on simplex's w points, in order) and stores its weights.
+inline void keep_support_set(Simplex& simplex, const SubDistance& r) {
   int kept = 0;
   for (int i = 0; i < simplex.size; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     if (r.mask & (1U << i)) {
       const auto uk = static_cast<std::size_t>(kept);
-      simplex.points[uk] = simplex.points[ui];
+      if (uk != ui) simplex.points[uk] = simplex.points[ui];
       simplex.lambda[uk] = r.lambda[ui];
       ++kept;
     }
   }
   simplex.size = kept;
+}
+
+inline Vec3 reduce_simplex(Simplex& simplex) {
+  // Zero-filled first: GCC 12 cannot see that only `size` entries are read.
+  std::array<Vec3, 4> w;
+  w.fill(Vec3::Zero());
+  for (int i = 0; i < simplex.size; ++i) w[static_cast<std::size_t>(i)] = simplex.points[static_cast<std::size_t>(i)].w;
+  const SubDistance r = closest_point_to_origin(w.data(), simplex.size);
+  if (r.mask == 0) {  // only NaN input: keep the simplex, report NaN
+    return r.point;
+  }
+  keep_support_set(simplex, r);
   return r.point;
 }
 

@@ -33,15 +33,27 @@ namespace proxima {
 
 namespace detail {
 
+/// True when the CPU runs AVX2 (set once at start-up; false before that, which only selects the
+/// portable loop, whose answers are identical).
+extern const bool kPolytopeHaveAvx2;
+/// Index of the first maximum of dx*x[i] + dy*y[i] + dz*z[i] over i < n4 (n4 a multiple of 4; a
+/// NaN direction gives 0). AVX2 code: call only when kPolytopeHaveAvx2.
+int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4, double dx, double dy, double dz);
+
 /// The immutable hull data a Polytope shares between its copies.
 struct PolytopeData {
   std::vector<Vec3> vertices;            ///< hull vertices, local frame
-  std::vector<double> x, y, z;           ///< the same, as structure-of-arrays for the scan
+  std::vector<double> x, y, z;           ///< the same, as structure-of-arrays for the scan, padded
+                                         ///< to a multiple of 4 with copies of vertex 0
   std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
   std::vector<int> adjacency_offsets;    ///< CSR: neighbours of i are adjacency[offsets[i] .. offsets[i+1])
   std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges)
+  std::vector<double> nx, ny, nz;        ///< coordinates of adjacency[e], parallel to adjacency
   std::vector<std::array<int, 3>> faces; ///< hull triangles, counter-clockwise seen from outside
-  std::array<int, 6> axis_extremes{};    ///< vertex maximising +x, -x, +y, -y, +z, -z (climb starts)
+  /// Climb starts: the support vertices of the 26 directions {-1,0,1}^3 minus 0, padded to 28
+  /// (SoA coordinates and vertex indices).
+  std::array<double, 28> start_x{}, start_y{}, start_z{};
+  std::array<int, 28> start_index{};
   int dimension = 0;                     ///< 1 (collinear), 2 (flat) or 3
   Aabb aabb;
   BoundingSphere sphere;
@@ -64,13 +76,14 @@ class Polytope {
 
   /// Support point: a hull vertex maximising d . x. The first maximising vertex of a plain scan
   /// when there are fewer than kPolytopeHillClimbMinVertices vertices (so d == 0 gives vertex 0);
-  /// otherwise hill climbing from the best of the six axis-extreme vertices. No allocation.
+  /// otherwise hill climbing from the best of 26 precomputed support vertices. No allocation.
   Vec3 support(const Vec3& d) const { return data_->vertices[static_cast<std::size_t>(support_index(d))]; }
 
   /// Support point with a hill-climbing hint (HintedSupportMap, seed 002, 4.1): `hint` is a vertex
   /// index returned before (negative or out of range: no hint); on return it holds the answer's
   /// index. Same value of d . x as support(d); the vertex may differ on ties. Cost: the scan for
-  /// small hulls, else a walk that is O(1) steps when d changes little between calls.
+  /// small hulls, else a walk from the better of the hint and the best precomputed start: O(1) steps
+  /// when d changes little between calls.
   Vec3 support(const Vec3& d, int& hint) const {
     hint = support_index(d, hint);
     return data_->vertices[static_cast<std::size_t>(hint)];
@@ -78,12 +91,16 @@ class Polytope {
 
   /// Index into vertices() of support(d).
   int support_index(const Vec3& d) const {
-    return size() < kPolytopeHillClimbMinVertices ? scan(d) : climb(d, best_axis_extreme(d));
+    return size() < kPolytopeHillClimbMinVertices ? scan(d) : climb(d, best_start(d));
   }
-  /// Index into vertices() of support(d, hint), without updating the hint.
+  /// Index into vertices() of support(d, hint), without updating the hint. The climb starts from
+  /// the hint or the best precomputed start, whichever is higher along d (GJK's directions swing
+  /// by large angles between iterations, so the previous answer alone can be far away).
   int support_index(const Vec3& d, int hint) const {
     if (size() < kPolytopeHillClimbMinVertices) return scan(d);
-    return climb(d, hint >= 0 && hint < size() ? hint : best_axis_extreme(d));
+    int start = best_start(d);
+    if (hint >= 0 && hint < size() && dot(d, hint) > dot(d, start)) start = hint;
+    return climb(d, start);
   }
 
   /// Index of the maximising vertex by a full scan (the reference the hill climb is tested
@@ -127,7 +144,7 @@ class Polytope {
     const auto k = static_cast<std::size_t>(i);
     return d.x() * data_->x[k] + d.y() * data_->y[k] + d.z() * data_->z[k];
   }
-  int best_axis_extreme(const Vec3& d) const;
+  int best_start(const Vec3& d) const;
 
   std::shared_ptr<const detail::PolytopeData> data_;
 };
@@ -137,6 +154,7 @@ inline int Polytope::scan(const Vec3& d) const {
   const double* x = data_->x.data();
   const double* y = data_->y.data();
   const double* z = data_->z.data();
+  if (detail::kPolytopeHaveAvx2) return detail::scan_avx2(x, y, z, data_->x.size(), d.x(), d.y(), d.z());
   // Blocks of kScanBlock: the dot products go to a stack buffer in a branch-free loop (which the
   // compiler vectorises), then a scalar pass picks the first maximum. Strict '>' keeps the first
   // index among ties, and a NaN direction yields vertex 0.
@@ -160,16 +178,26 @@ inline int Polytope::scan(const Vec3& d) const {
 }
 
 inline int Polytope::climb(const Vec3& d, int start) const {
+  const int* offsets = data_->adjacency_offsets.data();
+  const int* adjacency = data_->adjacency.data();
+  const double* nx = data_->nx.data();
+  const double* ny = data_->ny.data();
+  const double* nz = data_->nz.data();
+  const double dx = d.x();
+  const double dy = d.y();
+  const double dz = d.z();
   int current = start;
   double value = dot(d, current);
   const int max_moves = size() - 1;
   for (int move = 0; move < max_moves; ++move) {
     int best = current;
     double best_value = value;
-    for (const int k : neighbors(current)) {
-      const double v = dot(d, k);
+    const int end = offsets[current + 1];
+    for (int e = offsets[current]; e < end; ++e) {
+      // Same operation order as dot(): the values equal those of scan().
+      const double v = dx * nx[e] + dy * ny[e] + dz * nz[e];
       if (v > best_value) {
-        best = k;
+        best = adjacency[e];
         best_value = v;
       }
     }
@@ -180,17 +208,23 @@ inline int Polytope::climb(const Vec3& d, int start) const {
   return current;
 }
 
-inline int Polytope::best_axis_extreme(const Vec3& d) const {
-  int best = data_->axis_extremes[0];
-  double best_value = dot(d, best);
-  for (std::size_t k = 1; k < data_->axis_extremes.size(); ++k) {
-    const double v = dot(d, data_->axis_extremes[k]);
+inline int Polytope::best_start(const Vec3& d) const {
+  const detail::PolytopeData& p = *data_;
+  if (detail::kPolytopeHaveAvx2) {
+    const int k = detail::scan_avx2(p.start_x.data(), p.start_y.data(), p.start_z.data(), p.start_x.size(), d.x(),
+                                    d.y(), d.z());
+    return p.start_index[static_cast<std::size_t>(k)];
+  }
+  std::size_t best = 0;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < p.start_x.size(); ++k) {
+    const double v = d.x() * p.start_x[k] + d.y() * p.start_y[k] + d.z() * p.start_z[k];
     if (v > best_value) {
-      best = data_->axis_extremes[k];
       best_value = v;
+      best = k;
     }
   }
-  return best;
+  return p.start_index[best];
 }
 
 }  // namespace proxima

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// The closed-form distances of gjk/closed_form.hpp (sphere-sphere, sphere-box, sphere-capsule,
+// capsule-capsule, both orders) against two independent oracles on seeded random pairs:
+//  - GJK on the same pair with closed forms off (GjkOptions::closed_forms = false);
+//  - a certificate from the shapes' own definitions: the witness points pass a membership test,
+//    |point_b - point_a| equals the distance, and the support functions along the normal prove
+//    that no pair of points is closer (min over B of n.x - max over A of n.x >= distance); for
+//    overlaps, the common point lies in both shapes. Capsule pairs are also checked against a dense
+//    sampling of the two axis segments.
+// Sizes 1e-3..1e5, translations up to 1e5, random rotations, and the nasty cases: parallel and
+// crossing capsule axes, a sphere centre inside the box, exact touching.
+#include <proxima/gjk/closed_form.hpp>
+#include <proxima/gjk/distance.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace proxima {
+namespace {
+
+struct Shape {
+  int kind = 0;  // 0 sphere, 1 capsule, 2 box
+  double radius = 0;
+  double half_length = 0;
+  Vec3 half_extents = Vec3::Zero();
+};
+
+double support(const Shape& s, const Pose& p, const Vec3& n) {
+  const Vec3 local = p.rotate_inverse(n);
+  double h = n.dot(p.translation());
+  if (s.kind == 0) h += s.radius * n.norm();
+  if (s.kind == 1) h += std::abs(local.z()) * s.half_length + s.radius * n.norm();
+  if (s.kind == 2) h += local.cwiseAbs().dot(s.half_extents);
+  return h;
+}
+
+/// Distance from x to the shape (0 inside), straight from the definition.
+double outside_by(const Shape& s, const Pose& p, const Vec3& x) {
+  const Vec3 l = p.apply_inverse(x);
+  if (s.kind == 0) return std::max(0.0, l.norm() - s.radius);
+  if (s.kind == 1) {
+    const Vec3 axis_point(0, 0, std::clamp(l.z(), -s.half_length, s.half_length));
+    return std::max(0.0, (l - axis_point).norm() - s.radius);
+  }
+  return (l.cwiseAbs() - s.half_extents).cwiseMax(0.0).norm();
+}
+
+template <class F>
+DistanceResult with_types(const Shape& a, const Shape& b, F&& f) {
+  const auto call_b = [&](const auto& sa) -> DistanceResult {
+    if (b.kind == 0) return f(sa, Sphere(b.radius));
+    if (b.kind == 1) return f(sa, Capsule(b.radius, b.half_length));
+    return f(sa, Box(b.half_extents));
+  };
+  if (a.kind == 0) return call_b(Sphere(a.radius));
+  if (a.kind == 1) return call_b(Capsule(a.radius, a.half_length));
+  return call_b(Box(a.half_extents));
+}
+
+/// Minimum distance between the two capsule axes by dense sampling (upper bound on the true one).
+double sampled_axis_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  constexpr int kSteps = 100;
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i <= kSteps; ++i) {
+    const Vec3 x = pa.apply(Vec3(0, 0, a.half_length * (2.0 * i / kSteps - 1)));
+    for (int j = 0; j <= kSteps; ++j) {
+      best = std::min(best, (x - pb.apply(Vec3(0, 0, b.half_length * (2.0 * j / kSteps - 1)))).norm());
+    }
+  }
+  return best;
+}
+
+TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
+  const unsigned seed = 20261123;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::normal_distribution<double> g;
+  const auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
+  const auto unit = [&] {
+    Vec3 v(g(rng), g(rng), g(rng));
+    return Vec3(v.normalized());
+  };
+  const auto rotation = [&] { return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng)).rotation(); };
+  const std::array<std::array<int, 2>, 6> kinds = {{{0, 0}, {0, 2}, {2, 0}, {0, 1}, {1, 0}, {1, 1}}};
+  std::map<std::string, int> mix;
+  int failures = 0;
+  for (int c = 0; c < 2400 && failures < 10; ++c) {
+    const auto [ka, kb] = kinds[static_cast<std::size_t>(c) % kinds.size()];
+    const double scale = log_uniform(1e-3, 1e5);
+    const auto make = [&](int kind) {
+      Shape s;
+      s.kind = kind;
+      s.radius = scale * log_uniform(0.05, 1);
+      s.half_length = scale * log_uniform(0.05, 2);
+      s.half_extents = scale * Vec3(log_uniform(0.05, 1), log_uniform(0.05, 1), log_uniform(0.05, 1));
+      return s;
+    };
+    const Shape a = make(ka);
+    const Shape b = make(kb);
+    const Vec3 origin = log_uniform(1e-2, 1e5) * unit();
+    Mat3 ra = rotation();
+    Mat3 rb = rotation();
+    const int nasty = c % 10;
+    std::string family = "random";
+    if (ka == 1 && kb == 1 && nasty == 1) {  // parallel axes (exactly), side by side or end to end
+      rb = ra;
+      family = "parallel_capsules";
+    } else if (ka == 1 && kb == 1 && nasty == 3) {  // crossing axes
+      family = "crossing_capsules";
+    }
+    const Pose pa = Pose::from_matrix(ra, origin);
+    // B at factor times a rough touching distance along a random direction: about half overlap.
+    const Vec3 dir = unit();
+    const double reach = support(a, Pose::from_matrix(ra, Vec3::Zero()), dir) +
+                         support(b, Pose::from_matrix(rb, Vec3::Zero()), -dir);
+    double factor = 0.5 + u(rng);
+    if (family == "crossing_capsules") factor = 0;
+    if (nasty == 3 && (ka == 2 || kb == 2)) factor = 0.05, family = "centre_inside_box";
+    Pose pb = Pose::from_matrix(rb, origin + factor * reach * dir);
+    if (nasty == 4 && ka == 0 && kb == 0) {  // exact touching of spheres along x
+      pb = Pose::from_matrix(rb, origin + Vec3(a.radius + b.radius, 0, 0));
+      family = "touching_spheres";
+    }
+    const DistanceResult cf = with_types(a, b, [&](const auto& sa, const auto& sb) {
+      // with_types instantiates every combination; only the closed-form ones are reached.
+      if constexpr (gjk::has_closed_form_distance<std::decay_t<decltype(sa)>, std::decay_t<decltype(sb)>>) {
+        return gjk::distance(sa, pa, sb, pb);
+      } else {
+        return DistanceResult{};  // gap NaN: fails the checks below
+      }
+    });
+    const DistanceResult gj = with_types(a, b, [&](const auto& sa, const auto& sb) {
+      return gjk::distance(sa, pa, sb, pb, {.closed_forms = false});
+    });
+    const double size = std::max({a.radius, a.half_length, a.half_extents.maxCoeff(), b.radius, b.half_length,
+                                  b.half_extents.maxCoeff()});
+    const double tol = 1e-9 * (size + cf.distance) + 1e-13 * origin.norm();
+    std::ostringstream what;
+    what.precision(17);
+    what << "seed " << seed << " case " << c << " (" << family << ", kinds " << ka << "-" << kb << "): closed form "
+         << cf.distance << " gjk " << gj.distance << " tol " << tol;
+    bool ok = cf.iterations == 0 && cf.gap == 0 && cf.status == Status::converged;
+    // The intersect flags may differ only within rounding of exact touching.
+    ok = ok && std::abs(cf.distance - gj.distance) <= tol &&
+         (cf.intersect == gj.intersect || std::max(cf.distance, gj.distance) <= tol);
+    if (cf.intersect) {
+      ok = ok && cf.distance == 0 && cf.point_a == cf.point_b;
+      ok = ok && outside_by(a, pa, cf.point_a) <= tol && outside_by(b, pb, cf.point_a) <= tol;
+    } else {
+      const Vec3& n = cf.normal;
+      ok = ok && std::abs(n.norm() - 1) <= 1e-12;
+      ok = ok && std::abs((cf.point_b - cf.point_a).norm() - cf.distance) <= tol;
+      ok = ok && outside_by(a, pa, cf.point_a) <= tol && outside_by(b, pb, cf.point_b) <= tol;
+      // No closer pair exists: the slab between the support planes along n is distance wide.
+      const double separation = -support(b, pb, -n) - support(a, pa, n);
+      ok = ok && separation >= cf.distance - tol;
+    }
+    if (ka == 1 && kb == 1) {
+      const double sampled = sampled_axis_distance(a, pa, b, pb) - a.radius - b.radius;
+      const double step = 2 * std::max(a.half_length, b.half_length) / 100;
+      ok = ok && cf.distance <= std::max(sampled, 0.0) + tol && std::max(sampled, 0.0) <= cf.distance + step + tol;
+    }
+    if (!ok) {
+      ++failures;
+      ADD_FAILURE() << what.str();
+    }
+    ++mix[family];
+    ++mix[cf.intersect ? "overlap" : "separated"];
+  }
+  EXPECT_GE(mix["separated"], 800);
+  EXPECT_GE(mix["overlap"], 800);
+  EXPECT_GE(mix["parallel_capsules"], 40);
+  EXPECT_GE(mix["crossing_capsules"], 40);
+  EXPECT_GE(mix["centre_inside_box"], 40);
+  EXPECT_GE(mix["touching_spheres"], 40);
+}
+
+TEST(ClosedFormDistance, HandPickedCases) {
+  // Parallel capsules side by side: axes 3 apart, radii 0.5 each.
+  const Capsule c(0.5, 2);
+  const DistanceResult side = gjk::distance(c, Pose(), c, Pose::from_translation(Vec3(3, 0, 1)));
+  EXPECT_NEAR(side.distance, 2, 1e-15);
+  EXPECT_NEAR((side.normal - Vec3::UnitX()).norm(), 0, 1e-15);
+  // End to end along the axis.
+  const DistanceResult ends = gjk::distance(c, Pose(), c, Pose::from_translation(Vec3(0, 0, 6)));
+  EXPECT_NEAR(ends.distance, 1, 1e-15);
+  // Sphere centre inside a box: overlap, common point the centre.
+  const DistanceResult inside =
+      gjk::distance(Sphere(0.1), Pose::from_translation(Vec3(0.2, 0, 0)), Box(Vec3(1, 1, 1)), Pose());
+  EXPECT_TRUE(inside.intersect);
+  EXPECT_EQ(inside.point_a, Vec3(0.2, 0, 0));
+  // Box then sphere: swapped answer, normal from the box to the sphere.
+  const DistanceResult bs =
+      gjk::distance(Box(Vec3(1, 1, 1)), Pose(), Sphere(0.5), Pose::from_translation(Vec3(3, 0, 0)));
+  EXPECT_NEAR(bs.distance, 1.5, 1e-15);
+  EXPECT_NEAR((bs.normal - Vec3::UnitX()).norm(), 0, 1e-15);
+  EXPECT_NEAR((bs.point_a - Vec3(1, 0, 0)).norm(), 0, 1e-15);
+  EXPECT_NEAR((bs.point_b - Vec3(2.5, 0, 0)).norm(), 0, 1e-15);
+  // Sphere beside a capsule's cap.
+  const DistanceResult sc = gjk::distance(Sphere(1), Pose::from_translation(Vec3(0, 0, 5)), c, Pose());
+  EXPECT_NEAR(sc.distance, 1.5, 1e-15);
+  EXPECT_NEAR((sc.normal + Vec3::UnitZ()).norm(), 0, 1e-15);
+}
+
+}  // namespace
+}  // namespace proxima
