@@ -7,7 +7,9 @@
 //
 // Suites: gjk_intersect, gjk_distance, epa (polytopes of N = 8, 32, 128, 1024 vertices) and
 // primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance),
-// and lp (lp::intersect vs GLPK in n dimensions, suites/lp.cpp).
+// lp (lp::intersect vs GLPK in n dimensions, suites/lp.cpp) and ipm (interior-point distance on
+// the paper's implicit objects vs Ipopt, time of first contact, deformations, halfspace scaling;
+// suites/ipm.cpp).
 // Every implementation (proxima and each peer library found at build time) answers the same
 // seeded pairs in this one process. Per row: the median ns per query, proxima's median over the
 // row's, and the wrong answers among the pairs that have a reference.
@@ -17,6 +19,9 @@
 #include "reference/reference.hpp"
 #ifdef PROXIMA_BENCH_HAVE_LP
 #include "suites/lp.hpp"
+#endif
+#ifdef PROXIMA_BENCH_HAVE_IPM
+#include "suites/ipm.hpp"
 #endif
 
 #include <chrono>
@@ -48,6 +53,7 @@ struct Options {
   int pin = -2;      // CPU to pin to; -2 = the one we start on, -1 = no pinning
   bool check = false;  // exit status 1 when proxima gave a wrong answer
   bool lp = false;     // the lp suite (suites/lp.cpp), outside the Suite enum
+  bool ipm = false;    // the ipm suite (suites/ipm.cpp), outside the Suite enum
 };
 
 const char* suite_name(Suite s) {
@@ -64,7 +70,7 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 
 [[noreturn]] void usage(const std::string& error) {
   std::fprintf(stderr,
-               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|all[,...]]\n"
+               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|ipm|all[,...]]\n"
                "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
                "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL] [--check]\n",
                error.c_str());
@@ -105,8 +111,11 @@ Options parse(int argc, char** argv) {
         if (name == "all") {
           o.suites = kAllSuites;
           o.lp = true;
+          o.ipm = true;
         } else if (name == "lp") {
           o.lp = true;
+        } else if (name == "ipm") {
+          o.ipm = true;
         } else {
           bool found = false;
           for (Suite s : kAllSuites) {
@@ -141,9 +150,10 @@ Options parse(int argc, char** argv) {
       usage("unknown argument: " + arg);
     }
   }
-  if (o.suites.empty() && !o.lp) {
+  if (o.suites.empty() && !o.lp && !o.ipm) {
     o.suites = kAllSuites;
     o.lp = true;
+    o.ipm = true;
   }
   if (!repeat_given) o.repeat = o.quick ? kQuickRepeat : kFullRepeat;
   return o;
@@ -364,6 +374,10 @@ int run(int argc, char** argv) {
     const LpSuiteConfig lp_config{o.seed, o.repeat, o.quick, o.pairs, o.impl_filter, o.label, out.json_stream()};
     out.proxima_wrong += run_lp_suite(lp_config);
   }
+#endif
+#ifdef PROXIMA_BENCH_HAVE_IPM
+  // Uncertified interior-point answers count as wrong: the target is zero of them.
+  if (o.ipm) out.proxima_wrong += run_ipm_suite(o.seed, o.quick, out.json_stream(), o.label);
 #endif
   std::printf("# total %.1f s, proxima wrong answers: %d\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), out.proxima_wrong);

@@ -15,27 +15,61 @@ def fmt_ns(x):
     return f"{x / 1000:.2f} us" if x >= 1000 else f"{x:.0f} ns"
 
 
+STANDARD = ("median_ns", "wrong", "checked", "max_error")
+SKIP = ("suite", "case", "implementation", "machine", "seed")
+
+
+def fmt_cell(x):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def standard_table(suite, rows, proxima):
+    print("| case | implementation | median (warm) | cold | proxima / impl (warm) | proxima / impl (cold) | wrong / checked | max error |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        p = proxima.get((suite, r["case"]))
+        ratio = p["median_ns"] / r["median_ns"] if p and r["median_ns"] else None
+        cold_ratio = p["cold_ns"] / r["cold_ns"] if p and p.get("cold_ns") and r.get("cold_ns") else None
+        name = f"**{r['implementation']}**" if r["implementation"] == "proxima" else r["implementation"]
+        print(f"| {r['case']} | {name} | {fmt_ns(r['median_ns'])} | {fmt_ns(r.get('cold_ns'))} | "
+              f"{'-' if ratio is None else f'{ratio:.2f}'} | {'-' if cold_ratio is None else f'{cold_ratio:.2f}'} | "
+              f"{r['wrong']} / {r['checked']} | {r['max_error']:.1e} |")
+
+
+def generic_table(rows):
+    """Suites with their own fields (lp, lp_pivots, ipm): one column per field, in first-seen order."""
+    keys = []
+    for r in rows:
+        for k in r:
+            if k not in SKIP and k not in keys:
+                keys.append(k)
+    head = ["case"] + (["implementation"] if any("implementation" in r for r in rows) else []) + keys
+    print("| " + " | ".join(head) + " |")
+    print("| " + " | ".join("---" for _ in head) + " |")
+    for r in rows:
+        cells = [r["case"]] + ([r.get("implementation", "-")] if "implementation" in head else [])
+        cells += [fmt_ns(r[k]) if k.endswith("_ns") and r.get(k) is not None else fmt_cell(r.get(k)) for k in keys]
+        print("| " + " | ".join(cells) + " |")
+
+
 def main(path):
     rows = [json.loads(line) for line in open(path) if line.strip()]
-    proxima = {(r["suite"], r["case"]): r for r in rows if r["implementation"] == "proxima"}
+    proxima = {(r["suite"], r["case"]): r for r in rows if r.get("implementation") == "proxima"}
     suites = []
     for r in rows:
         if r["suite"] not in suites:
             suites.append(r["suite"])
     for suite in suites:
         print(f"\n#### {suite}\n")
-        print("| case | implementation | median (warm) | cold | proxima / impl (warm) | proxima / impl (cold) | wrong / checked | max error |")
-        print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for r in rows:
-            if r["suite"] != suite:
-                continue
-            p = proxima.get((suite, r["case"]))
-            ratio = p["median_ns"] / r["median_ns"] if p and r["median_ns"] else None
-            cold_ratio = p["cold_ns"] / r["cold_ns"] if p and r.get("cold_ns") else None
-            name = f"**{r['implementation']}**" if r["implementation"] == "proxima" else r["implementation"]
-            print(f"| {r['case']} | {name} | {fmt_ns(r['median_ns'])} | {fmt_ns(r.get('cold_ns'))} | "
-                  f"{'-' if ratio is None else f'{ratio:.2f}'} | {'-' if cold_ratio is None else f'{cold_ratio:.2f}'} | "
-                  f"{r['wrong']} / {r['checked']} | {r['max_error']:.1e} |")
+        suite_rows = [r for r in rows if r["suite"] == suite]
+        if all("implementation" in r and all(k in r for k in STANDARD) for r in suite_rows):
+            standard_table(suite, suite_rows, proxima)
+        else:
+            generic_table(suite_rows)
 
 
 if __name__ == "__main__":

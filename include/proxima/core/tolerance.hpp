@@ -98,7 +98,7 @@ inline constexpr double kLpInfeasibilityTolerance = 1e-10;
 inline constexpr int kLpRefactorInterval = 64;
 /// Simplex: default iteration (pivot) cap for one solve, both phases together. Reaching it is
 /// Status::iteration_limit, never a silent answer. The polytope LPs take far fewer pivots than
-/// rows + columns (bench/lp_bench/RESULTS.md: 6-9 per 3-D intersection with the default pricing,
+/// rows + columns (`proxima_bench --suite=lp`, rows lp_pivots: 6-9 per 3-D intersection with the default pricing,
 /// 10-53 with Bland's rule, at 8..4096 points per set); this is far above that for every size the
 /// tests and benchmarks use. Smaller risks iteration_limit on large sets; larger only delays it.
 inline constexpr int kLpMaxIterations = 50000;
