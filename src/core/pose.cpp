@@ -39,8 +39,14 @@ Pose Pose::from_matrix(const Mat3& rotation, const Vec3& translation) {
   if (std::abs(det - 1) > kRotationOrthonormalityTolerance) {
     throw InvalidInput("matrix", "must be a proper rotation (det +1), got det " + format_number(det));
   }
-  // Re-orthonormalise (nearest rotation in Frobenius norm) so downstream code can rely on
-  // R^T == R^-1 to double precision.
+  // A matrix that is already a rotation to double precision (what rotation() of any Pose returns)
+  // is kept bit for bit, so from_matrix(p.rotation(), p.translation()) == p exactly: a pose that
+  // travels as a matrix (pickling, scene files, other processes) gives the same answers.
+  if (orthonormality_error <= kRotationExactTolerance && std::abs(det - 1) <= kRotationExactTolerance) {
+    return Pose(rotation, translation);
+  }
+  // Otherwise re-orthonormalise (nearest rotation in Frobenius norm) so downstream code can rely
+  // on R^T == R^-1 to double precision.
   const Eigen::JacobiSVD<Mat3> svd(rotation, Eigen::ComputeFullU | Eigen::ComputeFullV);
   return Pose(svd.matrixU() * svd.matrixV().transpose(), translation);
 }

@@ -2,6 +2,7 @@
 // Tests for include/proxima/core/pose.hpp: every factory against an independent construction.
 #include <proxima/core/error.hpp>
 #include <proxima/core/pose.hpp>
+#include <proxima/core/tolerance.hpp>
 
 #include <gtest/gtest.h>
 
@@ -68,6 +69,32 @@ TEST(Pose, IsometryRoundTrip) {
   iso.translation() = Vec3(-4, 5, 0.5);
   const Pose p = Pose::from_isometry(iso);
   EXPECT_LT((p.isometry().matrix() - iso.matrix()).norm(), 1e-14);
+}
+
+// A pose that travels as its matrix (pickling, scene files, another process) must come back bit
+// for bit, or the same query gives different last bits after the trip; sloppy matrices are still
+// re-orthonormalised.
+TEST(Pose, MatrixRoundTripIsBitExactAndSloppyMatricesAreCleaned) {
+  std::mt19937_64 rng(20261124);
+  std::normal_distribution<double> n(0, 1);
+  for (int trial = 0; trial < 1000; ++trial) {
+    SCOPED_TRACE("seed 20261124 trial " + std::to_string(trial));
+    const Vec3 t(n(rng), n(rng), n(rng));
+    const Pose from_q = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), t);
+    const Pose from_e = Pose::from_euler_xyz(n(rng), n(rng), n(rng), t);
+    const Pose composed = from_q * from_e;
+    for (const Pose& p : {from_q, from_e, composed, composed.inverse()}) {
+      const Pose back = Pose::from_matrix(p.rotation(), p.translation());
+      EXPECT_TRUE(back.rotation() == p.rotation());
+      EXPECT_TRUE(back.translation() == p.translation());
+    }
+  }
+  // A matrix printed with 7 digits is accepted and cleaned to a rotation at double precision.
+  const Mat3 sloppy = (rot_x(0.3) * rot_z(1.1) * 1e7).array().round() / 1e7;
+  const Pose cleaned = Pose::from_matrix(sloppy);
+  EXPECT_FALSE(cleaned.rotation() == sloppy);
+  EXPECT_LT((cleaned.rotation().transpose() * cleaned.rotation() - Mat3::Identity()).cwiseAbs().maxCoeff(),
+            kRotationExactTolerance);
 }
 
 TEST(Pose, InverseAndCompositionAgreeWithMatrices) {

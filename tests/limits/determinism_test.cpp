@@ -143,10 +143,9 @@ auto check_all(const Inputs& in, const char* name, const Run& run) {
   return reference;
 }
 
-// DISABLED: batch results for the 4x4-matrix pose layout differ in their last bits from the [t q]
-// row layout (thread counts and runs agree with each other): matrix re-orthonormalisation gives a
-// different rotation; to decide whether layouts must agree bit for bit or within an ulp bound.
-TEST(Determinism, DISABLED_IntersectEveryKindPairThreadsLayoutsRuns) {
+// Every layout of the same poses (the 4x4 matrix of a pose is kept bit for bit by
+// Pose::from_matrix, kRotationExactTolerance), every thread count and every run: the same bits.
+TEST(Determinism, IntersectEveryKindPairThreadsLayoutsRuns) {
   const Inputs in = make_inputs();
   const IntersectBatch ref = check_all(in, "intersect", [](auto a, const PoseArray& pa, auto b, const PoseArray& pb,
                                                            const BatchOptions& o) { return intersect(a, pa, b, pb, o); });
@@ -163,10 +162,9 @@ TEST(Determinism, DISABLED_IntersectEveryKindPairThreadsLayoutsRuns) {
   EXPECT_LT(hits, 4 * n / 5);
 }
 
-// DISABLED: batch results for the 4x4-matrix pose layout differ in their last bits from the [t q]
-// row layout (thread counts and runs agree with each other): matrix re-orthonormalisation gives a
-// different rotation; to decide whether layouts must agree bit for bit or within an ulp bound.
-TEST(Determinism, DISABLED_DistanceEveryKindPairThreadsLayoutsRuns) {
+// Every layout of the same poses (the 4x4 matrix of a pose is kept bit for bit by
+// Pose::from_matrix, kRotationExactTolerance), every thread count and every run: the same bits.
+TEST(Determinism, DistanceEveryKindPairThreadsLayoutsRuns) {
   const Inputs in = make_inputs();
   const DistanceBatch ref = check_all(in, "distance", [](auto a, const PoseArray& pa, auto b, const PoseArray& pb,
                                                          const BatchOptions& o) { return distance(a, pa, b, pb, o); });
@@ -179,10 +177,9 @@ TEST(Determinism, DISABLED_DistanceEveryKindPairThreadsLayoutsRuns) {
   }
 }
 
-// DISABLED: batch results for the 4x4-matrix pose layout differ in their last bits from the [t q]
-// row layout (thread counts and runs agree with each other): matrix re-orthonormalisation gives a
-// different rotation; to decide whether layouts must agree bit for bit or within an ulp bound.
-TEST(Determinism, DISABLED_PenetrationEveryKindPairThreadsLayoutsRuns) {
+// Every layout of the same poses (the 4x4 matrix of a pose is kept bit for bit by
+// Pose::from_matrix, kRotationExactTolerance), every thread count and every run: the same bits.
+TEST(Determinism, PenetrationEveryKindPairThreadsLayoutsRuns) {
   const Inputs in = make_inputs();
   const PenetrationBatch ref = check_all(in, "penetration", [](auto a, const PoseArray& pa, auto b, const PoseArray& pb,
                                                                const BatchOptions& o) { return penetration(a, pa, b, pb, o); });

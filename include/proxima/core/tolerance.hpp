@@ -20,6 +20,12 @@ namespace proxima {
 /// Larger lets sloppy matrices through (they are re-orthonormalised, which moves points by up to
 /// this fraction of their distance to the origin); smaller refuses matrices printed with 6 digits.
 inline constexpr double kRotationOrthonormalityTolerance = 1e-6;
+/// Pose from a 3x3 matrix: a matrix within this |R^T R - I| entry and |det R - 1| is already a
+/// rotation to double precision (rotations built from quaternions, angles or an SVD land within a
+/// few units of roundoff) and is kept bit for bit; others are re-orthonormalised. Unitless, about
+/// 18 eps. Larger keeps matrices whose R^T differs from R^-1 in more than the last digits; smaller
+/// makes a pose that round-trips through its matrix (pickling, files) change in the last bits.
+inline constexpr double kRotationExactTolerance = 4e-15;
 
 /// Quaternion: a norm below this (unitless) is refused as zero; otherwise it is normalised.
 inline constexpr double kMinQuaternionNorm = 1e-12;
