@@ -9,7 +9,8 @@
 // primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance),
 // lp (lp::intersect vs GLPK in n dimensions, suites/lp.cpp) and ipm (interior-point distance on
 // the paper's implicit objects vs Ipopt, time of first contact, deformations, halfspace scaling;
-// suites/ipm.cpp).
+// suites/ipm.cpp), and batch (queries per second of the batch API on 1 and 2 threads,
+// suites/batch.cpp).
 // Every implementation (proxima and each peer library found at build time) answers the same
 // seeded pairs in this one process. Per row: the median ns per query, proxima's median over the
 // row's, and the wrong answers among the pairs that have a reference.
@@ -23,10 +24,14 @@
 #ifdef PROXIMA_BENCH_HAVE_IPM
 #include "suites/ipm.hpp"
 #endif
+#ifdef PROXIMA_BENCH_HAVE_BATCH
+#include "suites/batch.hpp"
+#endif
 
 #include <chrono>
 #ifdef __linux__
 #include <sched.h>
+#include <unistd.h>
 #endif
 #include <cmath>
 #include <cstdio>
@@ -54,6 +59,7 @@ struct Options {
   bool check = false;  // exit status 1 when proxima gave a wrong answer
   bool lp = false;     // the lp suite (suites/lp.cpp), outside the Suite enum
   bool ipm = false;    // the ipm suite (suites/ipm.cpp), outside the Suite enum
+  bool batch = false;  // the batch suite (suites/batch.cpp), outside the Suite enum
 };
 
 const char* suite_name(Suite s) {
@@ -70,7 +76,7 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 
 [[noreturn]] void usage(const std::string& error) {
   std::fprintf(stderr,
-               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|ipm|all[,...]]\n"
+               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|ipm|batch|all[,...]]\n"
                "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
                "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL] [--check]\n",
                error.c_str());
@@ -112,6 +118,9 @@ Options parse(int argc, char** argv) {
           o.suites = kAllSuites;
           o.lp = true;
           o.ipm = true;
+          o.batch = true;
+        } else if (name == "batch") {
+          o.batch = true;
         } else if (name == "lp") {
           o.lp = true;
         } else if (name == "ipm") {
@@ -150,10 +159,11 @@ Options parse(int argc, char** argv) {
       usage("unknown argument: " + arg);
     }
   }
-  if (o.suites.empty() && !o.lp && !o.ipm) {
+  if (o.suites.empty() && !o.lp && !o.ipm && !o.batch) {
     o.suites = kAllSuites;
     o.lp = true;
     o.ipm = true;
+    o.batch = true;
   }
   if (!repeat_given) o.repeat = o.quick ? kQuickRepeat : kFullRepeat;
   return o;
@@ -310,6 +320,17 @@ int pin_cpu(int requested) {
 #endif
 }
 
+/// Undoes pin_cpu: every CPU the machine has (threads started afterwards may use them all).
+void unpin_cpu() {
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long c = 0; c < cpus && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &set);
+  sched_setaffinity(0, sizeof set, &set);
+#endif
+}
+
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const int cpu = pin_cpu(o.pin);
@@ -378,6 +399,13 @@ int run(int argc, char** argv) {
 #ifdef PROXIMA_BENCH_HAVE_IPM
   // Uncertified interior-point answers count as wrong: the target is zero of them.
   if (o.ipm) out.proxima_wrong += run_ipm_suite(o.seed, o.quick, out.json_stream(), o.label);
+#endif
+#ifdef PROXIMA_BENCH_HAVE_BATCH
+  // Not pinned to one CPU: the two-thread rows need both cores.
+  if (o.batch) {
+    unpin_cpu();
+    out.proxima_wrong += run_batch_suite(o.seed, o.quick, out.json_stream(), o.label);
+  }
 #endif
   std::printf("# total %.1f s, proxima wrong answers: %d\n",
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), out.proxima_wrong);
