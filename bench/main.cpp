@@ -9,8 +9,9 @@
 // primitives (box-box, sphere-box, capsule-capsule, cylinder-cone, ellipsoid-ellipsoid distance),
 // lp (lp::intersect vs GLPK in n dimensions, suites/lp.cpp) and ipm (interior-point distance on
 // the paper's implicit objects vs Ipopt, time of first contact, deformations, halfspace scaling;
-// suites/ipm.cpp), and batch (queries per second of the batch API on 1 and 2 threads,
-// suites/batch.cpp).
+// suites/ipm.cpp), batch (queries per second of the batch API on 1 and 2 threads,
+// suites/batch.cpp) and ccd (continuous collision under screw motions vs FCL, suites/ccd.cpp;
+// --pairs sets its motions per case).
 // Every implementation (proxima and each peer library found at build time) answers the same
 // seeded pairs in this one process. Per row: the median ns per query, proxima's median over the
 // row's, and the wrong answers among the pairs that have a reference.
@@ -26,6 +27,9 @@
 #endif
 #ifdef PROXIMA_BENCH_HAVE_BATCH
 #include "suites/batch.hpp"
+#endif
+#ifdef PROXIMA_BENCH_HAVE_CCD
+#include "suites/ccd.hpp"
 #endif
 
 #include <chrono>
@@ -60,6 +64,8 @@ struct Options {
   bool lp = false;     // the lp suite (suites/lp.cpp), outside the Suite enum
   bool ipm = false;    // the ipm suite (suites/ipm.cpp), outside the Suite enum
   bool batch = false;  // the batch suite (suites/batch.cpp), outside the Suite enum
+  bool ccd = false;    // the ccd suite (suites/ccd.cpp), outside the Suite enum
+  bool repeat_given = false;  // --repeat given (suites with their own default use it only then)
 };
 
 const char* suite_name(Suite s) {
@@ -76,7 +82,7 @@ const std::vector<Suite> kAllSuites{Suite::gjk_intersect, Suite::gjk_distance, S
 
 [[noreturn]] void usage(const std::string& error) {
   std::fprintf(stderr,
-               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|ipm|batch|all[,...]]\n"
+               "%s\nusage: proxima_bench [--suite=gjk_intersect|gjk_distance|epa|primitives|lp|ipm|batch|ccd|all[,...]]\n"
                "                     [--seed=N] [--repeat=N] [--quick] [--json=FILE] [--pairs=N]\n"
                "                     [--impl=SUBSTRING] [--label=MACHINE] [--pin=CPU|-1] [--dump=IMPL] [--check]\n",
                error.c_str());
@@ -96,7 +102,6 @@ constexpr int kSelfCheckMaxVertices = 128;
 
 Options parse(int argc, char** argv) {
   Options o;
-  bool repeat_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&](const std::string& key) -> std::string {
@@ -119,8 +124,11 @@ Options parse(int argc, char** argv) {
           o.lp = true;
           o.ipm = true;
           o.batch = true;
+          o.ccd = true;
         } else if (name == "batch") {
           o.batch = true;
+        } else if (name == "ccd") {
+          o.ccd = true;
         } else if (name == "lp") {
           o.lp = true;
         } else if (name == "ipm") {
@@ -142,7 +150,7 @@ Options parse(int argc, char** argv) {
       o.seed = std::stoull(value("--seed"));
     } else if (!value("--repeat").empty()) {
       o.repeat = std::max(1, std::stoi(value("--repeat")));
-      repeat_given = true;
+      o.repeat_given = true;
     } else if (!value("--pairs").empty()) {
       o.pairs = std::max(1, std::stoi(value("--pairs")));
     } else if (!value("--json").empty()) {
@@ -159,13 +167,14 @@ Options parse(int argc, char** argv) {
       usage("unknown argument: " + arg);
     }
   }
-  if (o.suites.empty() && !o.lp && !o.ipm && !o.batch) {
+  if (o.suites.empty() && !o.lp && !o.ipm && !o.batch && !o.ccd) {
     o.suites = kAllSuites;
     o.lp = true;
     o.ipm = true;
     o.batch = true;
+    o.ccd = true;
   }
-  if (!repeat_given) o.repeat = o.quick ? kQuickRepeat : kFullRepeat;
+  if (!o.repeat_given) o.repeat = o.quick ? kQuickRepeat : kFullRepeat;
   return o;
 }
 
@@ -399,6 +408,14 @@ int run(int argc, char** argv) {
 #ifdef PROXIMA_BENCH_HAVE_IPM
   // Uncertified interior-point answers count as wrong: the target is zero of them.
   if (o.ipm) out.proxima_wrong += run_ipm_suite(o.seed, o.quick, out.json_stream(), o.label);
+#endif
+#ifdef PROXIMA_BENCH_HAVE_CCD
+  if (o.ccd) {
+    // Its own default passes and motions per case (--repeat, --pairs override them).
+    const CcdSuiteConfig ccd_config{o.seed, o.repeat_given ? o.repeat : 0, o.quick, o.pairs, o.impl_filter, o.label,
+                                    out.json_stream()};
+    out.proxima_wrong += run_ccd_suite(ccd_config);
+  }
 #endif
 #ifdef PROXIMA_BENCH_HAVE_BATCH
   // Not pinned to one CPU: the two-thread rows need both cores.
