@@ -13,6 +13,9 @@
 //  - fcl_sample10, fcl_sample100: CCDC_NAIVE, FCL's discrete check: fcl::collide on
 //                    BVHModel<OBBRSS> at N evenly spaced times 0, 1/(N-1), ..., 1 (N = 10, 100),
 //                    the first colliding sample is the answer.
+// PROXIMA_BENCH_FCL_WORLD_MOTION=1 gives FCL the world poses of both bodies instead (each then
+// follows its own screw, so the relative motion is no longer the seed's screw): the set-up a user
+// who passes the step's poses straight to FCL gets; docs/benchmarks.md compares the two.
 // FCL builds its motion objects per call (heap allocations); that is its API's path, so it is
 // inside the timing, as is its allocation of a solver per query.
 #include "suites/ccd_implementation.hpp"
@@ -24,6 +27,8 @@
 #include <fcl/math/bv/RSS.h>
 #include <fcl/narrowphase/continuous_collision.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 namespace proxima::bench {
@@ -92,20 +97,24 @@ class FclCcd final : public CcdImplementation {
     return true;
   }
   void prepare(const CcdCase& c) override {
-    case_ = &c;
     a_ = make_geometry(geometry_, c.a, c.box_a);
     b_ = make_geometry(geometry_, c.b, c.box_b);
-    begin_.clear();
-    end_.clear();
+    const char* world = std::getenv("PROXIMA_BENCH_FCL_WORLD_MOTION");
+    const bool world_motion = world != nullptr && std::strcmp(world, "1") == 0;
+    a_begin_.clear();
+    a_end_.clear();
+    b_begin_.clear();
+    b_end_.clear();
     for (const CcdMotion& m : c.motions) {
-      begin_.push_back(to_fcl(m.b_in_a_start));
-      end_.push_back(to_fcl(m.b_in_a_end));
+      a_begin_.push_back(world_motion ? to_fcl(m.a_start) : fcl::Transform3d::Identity());
+      a_end_.push_back(world_motion ? to_fcl(m.a_end) : fcl::Transform3d::Identity());
+      b_begin_.push_back(to_fcl(world_motion ? m.b_start : m.b_in_a_start));
+      b_end_.push_back(to_fcl(world_motion ? m.b_end : m.b_in_a_end));
     }
   }
   CcdAnswer answer(std::size_t i) override {
-    const fcl::Transform3d identity = fcl::Transform3d::Identity();
     fcl::ContinuousCollisionResultd result;
-    fcl::continuousCollide(a_.get(), identity, identity, b_.get(), begin_[i], end_[i], request_, result);
+    fcl::continuousCollide(a_.get(), a_begin_[i], a_end_[i], b_.get(), b_begin_[i], b_end_[i], request_, result);
     if (!result.is_collide) return {};
     return {true, result.time_of_contact};
   }
@@ -118,9 +127,8 @@ class FclCcd final : public CcdImplementation {
   fcl::ContinuousCollisionRequestd request_;
   CcdTolerance tolerance_;
   std::string description_;
-  const CcdCase* case_ = nullptr;
   std::shared_ptr<fcl::CollisionGeometryd> a_, b_;
-  std::vector<fcl::Transform3d> begin_, end_;
+  std::vector<fcl::Transform3d> a_begin_, a_end_, b_begin_, b_end_;
 };
 
 fcl::ContinuousCollisionRequestd advancement_request() {

@@ -10,9 +10,10 @@
 //     where the reference has one), a false contact (contact where it has none), or a time off
 //     by more than the row's documented tolerance (sampling rows: earlier than the contact, or
 //     later than one sample spacing). Lateness (answer - reference, > 0 late) is summarised.
-//  3. Timing as in harness.hpp's warm regime: per motion one untimed call, then a batch of calls
-//     lasting >= 2 us, sample = batch time / batch size; median over all (pass, motion) samples;
-//     passes of the implementations interleaved so load changes hit all alike.
+//  3. Timing as in harness.hpp: warm (the main figure): per motion one untimed call, then a batch
+//     of calls lasting >= 2 us, sample = batch time / batch size, median over all (pass, motion)
+//     samples; cold: one call per motion in turn, each timed alone, median over all calls.
+//     Passes of the implementations interleaved so load changes hit all alike.
 #include "suites/ccd.hpp"
 
 #include "suites/ccd_implementation.hpp"
@@ -44,7 +45,7 @@ namespace {
 
 constexpr double kNaNd = std::numeric_limits<double>::quiet_NaN();
 /// Default motions per case (torus cases half) and timing passes: about 20 s in all here.
-constexpr int kDefaultMotions = 40;
+constexpr int kDefaultMotions = 64;
 constexpr int kQuickMotions = 8;
 constexpr int kDefaultRepeat = 3;
 /// Shortest timed batch (as harness.hpp's kMinBatchNs).
@@ -80,6 +81,7 @@ struct CcdRow {
   int checked = 0, misses = 0, false_contacts = 0, off = 0;
   std::vector<double> lateness;  // answer - reference on motions where both have a contact
   std::vector<double> samples, contact_samples, free_samples;
+  std::vector<double> cold;  // single calls, round-robin over the motions (harness.hpp's cold regime)
   int batch = 1;
   int wrong() const { return misses + false_contacts + off; }
 };
@@ -121,6 +123,11 @@ void time_rows(std::vector<CcdRow*>& rows, const CcdCase& c, int repeat) {
   }
   for (int r = 0; r < repeat; ++r) {
     for (CcdRow* row : rows) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const double start = now_ns();
+        sink += row->impl->answer(i).toi;
+        row->cold.push_back(now_ns() - start);
+      }
       for (std::size_t i = 0; i < n; ++i) {
         sink += row->impl->answer(i).toi;  // untimed: this motion's data into the caches
         const double start = now_ns();
@@ -172,9 +179,9 @@ void print_row(const CcdCase& c, const CcdRow& row, double exact_ns, const CcdSu
     std::vector<double> late = row.lateness;
     const double late_max = late.empty() ? kNaNd : *std::max_element(late.begin(), late.end());
     const double early_max = late.empty() ? kNaNd : -*std::min_element(late.begin(), late.end());
-    std::printf("%-6s %-16s %-21s %11.0f %11.0f %11.0f %9.3f %9s %6d %6d %6d %10.1e %10.1e %10.1e\n", "ccd",
+    std::printf("%-6s %-16s %-21s %11.0f %11.0f %11.0f %11.0f %9.3f %9s %6d %6d %6d %10.1e %10.1e %10.1e\n", "ccd",
                 c.name.c_str(), name.c_str(), median, median_of(row.contact_samples), median_of(row.free_samples),
-                exact_ns / median, wrong, row.misses, row.false_contacts, row.off, median_of(late), late_max,
+                median_of(row.cold), exact_ns / median, wrong, row.misses, row.false_contacts, row.off, median_of(late), late_max,
                 early_max);
   }
   if (config.json == nullptr) return;
@@ -188,6 +195,7 @@ void print_row(const CcdCase& c, const CcdRow& row, double exact_ns, const CcdSu
     j << ",\"available\":true,\"median_ns\":" << json_number(median)
       << ",\"median_contact_ns\":" << json_number(median_of(row.contact_samples))
       << ",\"median_no_contact_ns\":" << json_number(median_of(row.free_samples))
+      << ",\"cold_ns\":" << json_number(median_of(row.cold))
       << ",\"queries\":" << row.samples.size() * static_cast<std::size_t>(row.batch)
       << ",\"motions\":" << c.motions.size() << ",\"wrong\":" << row.wrong() << ",\"checked\":" << row.checked
       << ",\"misses\":" << row.misses << ",\"false_contacts\":" << row.false_contacts
@@ -221,10 +229,10 @@ int run_ccd_suite(const CcdSuiteConfig& config) {
     std::printf("#   %-21s %s%s\n", impl->name().c_str(), impl->description().c_str(),
                 impl->available() ? "" : " [not implemented in this build]");
   }
-  std::printf("# times: median ns per query over all motions, over those with a contact, over those without; "
-              "exact/impl = proxima_exact's median / the row's; lateness = answer - reference time\n");
-  std::printf("%-6s %-16s %-21s %11s %11s %11s %9s %9s %6s %6s %6s %10s %10s %10s\n", "suite", "case",
-              "implementation", "median_ns", "contact_ns", "nocont_ns", "exact/impl", "wrong/n", "miss", "false",
+  std::printf("# times: median ns per query (warm) over all motions, over those with a contact, over those without, "
+              "and cold (single calls round-robin); exact/impl = proxima_exact's median / the row's; lateness = answer - reference time\n");
+  std::printf("%-6s %-16s %-21s %11s %11s %11s %11s %9s %9s %6s %6s %6s %10s %10s %10s\n", "suite", "case",
+              "implementation", "median_ns", "contact_ns", "nocont_ns", "cold_ns", "exact/impl", "wrong/n", "miss", "false",
               "off", "late_med", "late_max", "early_max");
   int proxima_wrong = 0;
   for (CcdCase& c : make_ccd_cases(motions, config.seed)) {
@@ -232,15 +240,18 @@ int run_ccd_suite(const CcdSuiteConfig& config) {
     // The oracle on every motion: it costs about as much as the timing (see docs/benchmarks.md).
     const int disagreements = compute_references(c, *exact, static_cast<int>(c.motions.size()));
     int contacts = 0, tunneling = 0, oracle = 0;
+    std::vector<double> contact_times;  // sampling peers stop at the first hit: their cost follows these
     for (std::size_t i = 0; i < c.motions.size(); ++i) {
       const bool hit = !std::isnan(c.reference_toi[i]);
+      if (hit) contact_times.push_back(c.reference_toi[i]);
       contacts += hit ? 1 : 0;
       tunneling += hit && c.motions[i].tunneling ? 1 : 0;
       oracle += c.oracle_checked[i] ? 1 : 0;
     }
-    std::printf("# ccd %s: %zu motions, %d with a contact (%d of them pass-throughs), oracle on %d, %d oracle/exact "
-                "disagreements, references in %.2f s\n",
-                c.name.c_str(), c.motions.size(), contacts, tunneling, oracle, disagreements, (now_ns() - t0) * 1e-9);
+    std::printf("# ccd %s: %zu motions, %d with a contact (%d of them pass-throughs, median contact time %.3f), "
+                "oracle on %d, %d oracle/exact disagreements, references in %.2f s\n",
+                c.name.c_str(), c.motions.size(), contacts, tunneling, median_of(contact_times), oracle, disagreements,
+                (now_ns() - t0) * 1e-9);
     std::vector<std::unique_ptr<CcdRow>> rows;
     std::vector<CcdRow*> timed;
     for (auto& impl : impls) {
