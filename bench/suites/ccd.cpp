@@ -211,6 +211,46 @@ void print_row(const CcdCase& c, const CcdRow& row, double exact_ns, const CcdSu
   j << "}\n";
 }
 
+/// Issue 5's speed targets for one case, from the medians just measured: the raster mode's time
+/// (cubes <= 5 us, car <= 10 us, tori <= 150 us at medium resolution), the exact mode within 3x
+/// of the raster mode, and proxima against FCL: its conservative advancement on the convex cases,
+/// its 100-sample sweep on the meshes. Printed as comment lines; every number is also in the JSON.
+void print_targets(const CcdCase& c, const std::vector<std::unique_ptr<CcdRow>>& rows) {
+  const auto median = [&](const std::string& name) {
+    for (const auto& row : rows) {
+      if (row->impl->name() == name && row->impl->available()) return median_of(row->samples);
+    }
+    return kNaNd;
+  };
+  const double target_us = c.name == "cube-cube" ? 5 : c.name == "car-car" ? 10 : c.name == "torus-torus" ? 150 : kNaNd;
+  const double exact = median("proxima_exact"), raster = median("proxima_raster");
+  std::printf("# ccd %s targets: raster %s", c.name.c_str(), std::isnan(raster) ? "not implemented" : "");
+  if (!std::isnan(raster)) std::printf("%.1f us", raster * 1e-3);
+  if (!std::isnan(target_us)) {
+    std::printf(" (target <= %.0f us: %s)", target_us,
+                std::isnan(raster) ? "not measured" : raster <= target_us * 1e3 ? "met" : "NOT met");
+  }
+  std::printf("; exact %.1f us, exact/raster ", exact * 1e-3);
+  if (std::isnan(raster)) {
+    std::printf("-");
+  } else {
+    std::printf("%.2f (target <= 3: %s)", exact / raster, exact <= 3 * raster ? "met" : "NOT met");
+  }
+  // FCL time / proxima time, > 1 when proxima is faster.
+  const char* peers[] = {"fcl_ca_box", "fcl_ca_convex", "fcl_sample100"};
+  const char* mine[] = {"proxima_exact", "proxima_exact_first", "proxima_raster", "proxima_toi_box",
+                        "proxima_toi_polytope"};
+  for (const char* peer : peers) {
+    const double p = median(peer);
+    if (std::isnan(p) || (c.convex && std::string(peer) == "fcl_sample100")) continue;
+    std::printf("; %s time / proxima's:", peer);
+    for (const char* m : mine) {
+      if (!std::isnan(median(m))) std::printf(" %s %.2f", m, p / median(m));
+    }
+  }
+  std::printf("\n");
+}
+
 }  // namespace
 
 int run_ccd_suite(const CcdSuiteConfig& config) {
@@ -272,6 +312,7 @@ int run_ccd_suite(const CcdSuiteConfig& config) {
       print_row(c, *row, exact_ns, config, repeat);
       if (row->impl->name().rfind("proxima", 0) == 0 && row->impl->available()) proxima_wrong += row->wrong();
     }
+    print_targets(c, rows);
     std::fflush(stdout);
   }
   std::printf("# ccd: proxima wrong answers %d; targets (issue 5): cubes <= 5 us, car <= 10 us, tori <= 150 us "

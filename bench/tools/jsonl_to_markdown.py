@@ -41,7 +41,7 @@ def standard_table(suite, rows, proxima):
 
 
 def generic_table(rows):
-    """Suites with their own fields (lp, lp_pivots, ipm): one column per field, in first-seen order."""
+    """Suites with their own fields (lp, lp_pivots, ipm, batch): one column per field, in first-seen order."""
     keys = []
     for r in rows:
         for k in r:
@@ -56,6 +56,26 @@ def generic_table(rows):
         print("| " + " | ".join(cells) + " |")
 
 
+def ccd_table(rows):
+    """The ccd suite: ratios against proxima_exact, wrong answers split by kind, lateness."""
+    exact = {r["case"]: r for r in rows if r["implementation"] == "proxima_exact"}
+    print("| case | implementation | median (warm) | cold | exact / impl | wrong / checked | misses | false | "
+          "off tolerance | lateness median | lateness max | earliness max |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        name = f"**{r['implementation']}**" if r["implementation"] == "proxima_exact" else r["implementation"]
+        if not r.get("available", True):
+            print(f"| {r['case']} | {name} | not implemented |" + " - |" * 9)
+            continue
+        e = exact.get(r["case"])
+        ratio = e["median_ns"] / r["median_ns"] if e and r["median_ns"] else None
+        late = lambda k: "-" if r.get(k) is None else f"{r[k]:.1e}"
+        print(f"| {r['case']} | {name} | {fmt_ns(r['median_ns'])} | {fmt_ns(r.get('cold_ns'))} | "
+              f"{'-' if ratio is None else f'{ratio:.3g}'} | {r['wrong']} / {r['checked']} | {r['misses']} | "
+              f"{r['false_contacts']} | {r['off_tolerance']} | {late('lateness_median')} | {late('lateness_max')} | "
+              f"{late('earliness_max')} |")
+
+
 def main(path):
     rows = [json.loads(line) for line in open(path) if line.strip()]
     proxima = {(r["suite"], r["case"]): r for r in rows if r.get("implementation") == "proxima"}
@@ -66,7 +86,9 @@ def main(path):
     for suite in suites:
         print(f"\n#### {suite}\n")
         suite_rows = [r for r in rows if r["suite"] == suite]
-        if all("implementation" in r and all(k in r for k in STANDARD) for r in suite_rows):
+        if suite == "ccd":
+            ccd_table(suite_rows)
+        elif all("implementation" in r and all(k in r for k in STANDARD) for r in suite_rows):
             standard_table(suite, suite_rows, proxima)
         else:
             generic_table(suite_rows)
