@@ -276,12 +276,20 @@ Polytope::Polytope(std::span<const Vec3> points) {
   for (std::size_t k = 0; k < raw.vertices.size(); ++k) {
     const int i = raw.vertices[k];
     compact[static_cast<std::size_t>(i)] = static_cast<int>(k);
-    const Vec3& p = points[static_cast<std::size_t>(i)];
-    data->vertices.push_back(p);
-    data->x.push_back(p.x());
-    data->y.push_back(p.y());
-    data->z.push_back(p.z());
+    data->vertices.push_back(points[static_cast<std::size_t>(i)]);
     data->input_index.push_back(i);
+  }
+  // The scan block x | y | z, each padded to a multiple of 4 with vertex 0 (ties go to the
+  // smaller index, so the padding never wins).
+  const std::size_t n = data->vertices.size();
+  const std::size_t padded = (n + 3) / 4 * 4;
+  data->padded = padded;
+  data->coords.assign(3 * padded, 0.0);
+  for (std::size_t k = 0; k < padded; ++k) {
+    const Vec3& p = data->vertices[k < n ? k : 0];
+    data->coords[k] = p.x();
+    data->coords[padded + k] = p.y();
+    data->coords[2 * padded + k] = p.z();
   }
   const auto id = [&](int i) { return compact[static_cast<std::size_t>(i)]; };
   std::vector<std::vector<int>> neighbors(raw.vertices.size());
@@ -294,7 +302,7 @@ Polytope::Polytope(std::span<const Vec3> points) {
     if (raw.dimension == 3) link(f[0], f[1]), link(f[1], f[2]), link(f[2], f[0]);
   }
   for (const auto& e : raw.edges) link(e[0], e[1]);
-  data->adjacency_offsets.push_back(0);
+  data->offsets.push_back(0);
   for (auto& list : neighbors) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
@@ -302,19 +310,12 @@ Polytope::Polytope(std::span<const Vec3> points) {
       throw InvalidInput("vertices", "qhull returned a hull vertex with fewer than 3 edges");
     }
     data->adjacency.insert(data->adjacency.end(), list.begin(), list.end());
-    data->adjacency_offsets.push_back(static_cast<int>(data->adjacency.size()));
+    data->offsets.push_back(static_cast<int>(data->adjacency.size()));
   }
+  data->climb.reserve(data->adjacency.size());
   for (const int k : data->adjacency) {
     const Vec3& p = data->vertices[static_cast<std::size_t>(k)];
-    data->nx.push_back(p.x());
-    data->ny.push_back(p.y());
-    data->nz.push_back(p.z());
-  }
-  // Pad the scan arrays to a multiple of 4 with vertex 0 (ties go to the smaller index).
-  while (data->x.size() % 4 != 0) {
-    data->x.push_back(data->x.front());
-    data->y.push_back(data->y.front());
-    data->z.push_back(data->z.front());
+    data->climb.push_back({p.x(), p.y(), p.z(), k, 0});
   }
   Vec3 lo = data->vertices.front();
   Vec3 hi = lo;
@@ -324,6 +325,10 @@ Polytope::Polytope(std::span<const Vec3> points) {
   double radius = 0;
   for (const Vec3& p : data->vertices) radius = std::max(radius, (p - centre).norm());
   data->sphere = {centre, radius};
+  coords_ = data->coords.data();
+  padded_ = padded;
+  size_ = static_cast<int>(n);
+  sphere_ = data->sphere;
   data_ = data;
   // Climb starts: the support vertices of the 26 directions {-1,0,1}^3 minus 0 (pad: the first).
   std::size_t k = 0;

@@ -40,20 +40,33 @@ extern const bool kPolytopeHaveAvx2;
 /// NaN direction gives 0). AVX2 code: call only when kPolytopeHaveAvx2.
 int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4, double dx, double dy, double dz);
 
-/// The immutable hull data a Polytope shares between its copies.
+/// One entry of a vertex's neighbour list, with the neighbour's coordinates beside its index so a
+/// climbing step reads one contiguous run of memory per visited vertex (32 bytes an entry).
+struct ClimbEdge {
+  double x, y, z;  ///< coordinates of the neighbour
+  int vertex;      ///< index of the neighbour
+  int unused;      ///< padding to 32 bytes
+};
+
+/// The immutable hull data a Polytope shares between its copies. The support mapping reads only
+/// `coords` (scan), or `offsets`, `climb` and the start table (climb): few, contiguous blocks, so
+/// a query on a polytope whose data is not in cache (a narrow phase over many bodies) pays few
+/// misses. The rest serves the public accessors.
 struct PolytopeData {
-  std::vector<Vec3> vertices;            ///< hull vertices, local frame
-  std::vector<double> x, y, z;           ///< the same, as structure-of-arrays for the scan, padded
-                                         ///< to a multiple of 4 with copies of vertex 0
-  std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
-  std::vector<int> adjacency_offsets;    ///< CSR: neighbours of i are adjacency[offsets[i] .. offsets[i+1])
-  std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges)
-  std::vector<double> nx, ny, nz;        ///< coordinates of adjacency[e], parallel to adjacency
-  std::vector<std::array<int, 3>> faces; ///< hull triangles, counter-clockwise seen from outside
+  /// Hull vertices as structure of arrays in one block: x[0..padded), y[0..padded), z[0..padded),
+  /// each padded to a multiple of 4 with copies of vertex 0 (the vectorised scan reads 4 at a time).
+  std::vector<double> coords;
+  std::size_t padded = 0;
+  std::vector<int> offsets;          ///< CSR: neighbours of i are climb[offsets[i] .. offsets[i+1])
+  std::vector<ClimbEdge> climb;      ///< neighbour entries (hull edges, both directions)
   /// Climb starts: the support vertices of the 26 directions {-1,0,1}^3 minus 0, padded to 28
   /// (SoA coordinates and vertex indices).
   std::array<double, 28> start_x{}, start_y{}, start_z{};
   std::array<int, 28> start_index{};
+  std::vector<Vec3> vertices;            ///< hull vertices, local frame
+  std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
+  std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges), same order as climb
+  std::vector<std::array<int, 3>> faces; ///< hull triangles, counter-clockwise seen from outside
   int dimension = 0;                     ///< 1 (collinear), 2 (flat) or 3
   Aabb aabb;
   BoundingSphere sphere;
@@ -77,7 +90,7 @@ class Polytope {
   /// Support point: a hull vertex maximising d . x. The first maximising vertex of a plain scan
   /// when there are fewer than kPolytopeHillClimbMinVertices vertices (so d == 0 gives vertex 0);
   /// otherwise hill climbing from the best of 26 precomputed support vertices. No allocation.
-  Vec3 support(const Vec3& d) const { return data_->vertices[static_cast<std::size_t>(support_index(d))]; }
+  Vec3 support(const Vec3& d) const { return vertex(support_index(d)); }
 
   /// Support point with a hill-climbing hint (HintedSupportMap, seed 002, 4.1): `hint` is a vertex
   /// index returned before (negative or out of range: no hint); on return it holds the answer's
@@ -86,7 +99,7 @@ class Polytope {
   /// when d changes little between calls.
   Vec3 support(const Vec3& d, int& hint) const {
     hint = support_index(d, hint);
-    return data_->vertices[static_cast<std::size_t>(hint)];
+    return vertex(hint);
   }
 
   /// Index into vertices() of support(d).
@@ -112,7 +125,7 @@ class Polytope {
   int climb(const Vec3& d, int start) const;
 
   /// Number of hull vertices.
-  int size() const noexcept { return static_cast<int>(data_->vertices.size()); }
+  int size() const noexcept { return size_; }
   /// Hull vertices (input points that are not vertices of the hull are dropped).
   const std::vector<Vec3>& vertices() const noexcept { return data_->vertices; }
   /// For each hull vertex, its index in the input list.
@@ -123,38 +136,50 @@ class Polytope {
   const std::vector<std::array<int, 3>>& faces() const noexcept { return data_->faces; }
   /// Hull vertices adjacent to vertex i (along a hull edge).
   std::span<const int> neighbors(int i) const {
-    const auto& off = data_->adjacency_offsets;
+    const auto& off = data_->offsets;
     const auto begin = static_cast<std::size_t>(off[static_cast<std::size_t>(i)]);
     const auto end = static_cast<std::size_t>(off[static_cast<std::size_t>(i) + 1]);
     return {data_->adjacency.data() + begin, end - begin};
   }
   /// CSR arrays of the adjacency graph (see detail::PolytopeData).
-  const std::vector<int>& adjacency_offsets() const noexcept { return data_->adjacency_offsets; }
+  const std::vector<int>& adjacency_offsets() const noexcept { return data_->offsets; }
   const std::vector<int>& adjacency() const noexcept { return data_->adjacency; }
   /// 1 for a collinear set, 2 for a flat set, 3 for a solid.
   int dimension() const noexcept { return data_->dimension; }
 
   /// Centred at the centre of the box, radius the largest vertex distance from it.
-  BoundingSphere bounding_sphere() const { return data_->sphere; }
+  BoundingSphere bounding_sphere() const { return sphere_; }
   /// Exact box of the vertices.
   Aabb local_aabb() const { return data_->aabb; }
 
  private:
   double dot(const Vec3& d, int i) const {
     const auto k = static_cast<std::size_t>(i);
-    return d.x() * data_->x[k] + d.y() * data_->y[k] + d.z() * data_->z[k];
+    return d.x() * coords_[k] + d.y() * coords_[padded_ + k] + d.z() * coords_[2 * padded_ + k];
+  }
+  /// Vertex i read from the scan block (equal to vertices()[i]; one block fewer to touch).
+  Vec3 vertex(int i) const {
+    const auto k = static_cast<std::size_t>(i);
+    return {coords_[k], coords_[padded_ + k], coords_[2 * padded_ + k]};
   }
   int best_start(const Vec3& d) const;
 
   std::shared_ptr<const detail::PolytopeData> data_;
+  // Copies of data_->coords.data(), data_->padded, the vertex count and the bounding sphere (read
+  // by every GJK query), kept in the object itself so a query on a small polytope touches the
+  // caller's Polytope and the coordinate block only.
+  const double* coords_ = nullptr;
+  BoundingSphere sphere_;
+  std::size_t padded_ = 0;
+  int size_ = 0;
 };
 
 inline int Polytope::scan(const Vec3& d) const {
-  const std::size_t n = data_->vertices.size();
-  const double* x = data_->x.data();
-  const double* y = data_->y.data();
-  const double* z = data_->z.data();
-  if (detail::kPolytopeHaveAvx2) return detail::scan_avx2(x, y, z, data_->x.size(), d.x(), d.y(), d.z());
+  const auto n = static_cast<std::size_t>(size_);
+  const double* x = coords_;
+  const double* y = coords_ + padded_;
+  const double* z = coords_ + 2 * padded_;
+  if (detail::kPolytopeHaveAvx2) return detail::scan_avx2(x, y, z, padded_, d.x(), d.y(), d.z());
   // Blocks of kScanBlock: the dot products go to a stack buffer in a branch-free loop (which the
   // compiler vectorises), then a scalar pass picks the first maximum. Strict '>' keeps the first
   // index among ties, and a NaN direction yields vertex 0.
@@ -178,11 +203,8 @@ inline int Polytope::scan(const Vec3& d) const {
 }
 
 inline int Polytope::climb(const Vec3& d, int start) const {
-  const int* offsets = data_->adjacency_offsets.data();
-  const int* adjacency = data_->adjacency.data();
-  const double* nx = data_->nx.data();
-  const double* ny = data_->ny.data();
-  const double* nz = data_->nz.data();
+  const int* offsets = data_->offsets.data();
+  const detail::ClimbEdge* edges = data_->climb.data();
   const double dx = d.x();
   const double dy = d.y();
   const double dz = d.z();
@@ -195,9 +217,10 @@ inline int Polytope::climb(const Vec3& d, int start) const {
     const int end = offsets[current + 1];
     for (int e = offsets[current]; e < end; ++e) {
       // Same operation order as dot(): the values equal those of scan().
-      const double v = dx * nx[e] + dy * ny[e] + dz * nz[e];
+      const detail::ClimbEdge& edge = edges[e];
+      const double v = dx * edge.x + dy * edge.y + dz * edge.z;
       if (v > best_value) {
-        best = adjacency[e];
+        best = edge.vertex;
         best_value = v;
       }
     }
