@@ -2,9 +2,10 @@
 // Time of first contact of two convex shapes (any SupportMap of the core) by conservative
 // advancement on GJK distances (Mirtich; van den Bergen 2004, "Collision Detection in
 // Interactive 3D Environments", section on continuous collision): under linear translation
-// (toi_translate) and under the screw motion of seed 004 (toi_screw). Both advance time by the
-// current distance divided by an upper bound of the closing speed, so they never step past the
-// first contact; they stop when the distance falls below distance_tolerance * scale.
+// (toi_translate) and under the screw motion of seed 004 (toi_screw). Both advance time by a
+// certified lower bound of the current distance divided by an upper bound of the closing speed,
+// so they never step past the first contact, even with GJK capped; they stop when the distance
+// falls below distance_tolerance * scale.
 #pragma once
 
 #include <proxima/ccd/screw.hpp>
@@ -37,8 +38,15 @@ inline void validate_toi_options(const ToiOptions& o) {
 }
 
 // Conservative advancement over [0, t_max]. place(t, pose_a, pose_b) gives the poses at time t;
-// closing(t, normal) an upper bound of the rate at which the distance can shrink from time t on
-// (normal: the current unit normal from A to B, world); <= 0 proves no later contact.
+// closing(t, normal, normal_certified) an upper bound of the rate at which the distance can shrink
+// from time t on (normal: the current unit normal from A to B, world; normal_certified: GJK
+// converged, so the normal is the closest direction to its tolerance; when false the bound must
+// not rely on the normal); <= 0 proves no later contact.
+//
+// Each step is the certified lower bound of the distance (GJK's distance minus its gap, at least
+// 0) over the closing-rate bound, so advancement never steps past the first contact even when GJK
+// stopped at its own cap and its distance is only an upper bound. A zero step repeats the GJK at
+// the same time, warm-started, which tightens the bound; the step cap then ends it honestly.
 template <SupportMap A, SupportMap B, class Place, class Closing>
 ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiOptions& options, const Place& place,
                   const Closing& closing) {
@@ -51,6 +59,7 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
     Pose pa, pb;
     place(t, pa, pb);
     const DistanceResult d = gjk::distance(a, pa, b, pb, options.gjk, warm);
+    // An unconverged GJK distance is an upper bound, so "at most tol" still proves contact.
     if (d.intersect || d.distance <= tol) {
       r.contact = true;
       r.toi = t;
@@ -60,9 +69,20 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
       return r;
     }
     r.normal = d.normal;
-    const double rate = closing(t, d.normal);
-    // Not closing along the closest direction: no contact (convexity), or past the end.
-    if (!(rate > 0) || (t += d.distance / rate) > t_max) {
+    const bool certified = d.status == Status::converged;
+    const double gap = std::isfinite(d.gap) ? d.gap : d.distance;
+    const double lower_bound = std::max(0.0, d.distance - gap);
+    const double rate = closing(t, d.normal, certified);
+    if (!(rate > 0)) {
+      // Not closing: with the closest direction known (convexity) or the shapes certainly apart
+      // under a motion that cannot close them, there is no later contact. Otherwise refine.
+      if (certified || lower_bound > tol) {
+        r.normal = nan_vec3();
+        return r;
+      }
+      continue;
+    }
+    if ((t += lower_bound / rate) > t_max) {  // past the end of the motion
       r.normal = nan_vec3();
       return r;
     }
@@ -100,7 +120,11 @@ ToiResult toi_translate(const A& a, const Pose& pose_a, const Vec3& velocity_a, 
     pa = Pose::from_translation(velocity_a * t) * pose_a;
     pb = Pose::from_translation(velocity_b * t) * pose_b;
   };
-  auto closing = [&](double, const Vec3& n) { return -relative.dot(n); };
+  // The distance is convex in t under translation, so its slope along a converged normal bounds
+  // the closing rate from then on; without that normal only the relative speed bounds it.
+  auto closing = [&](double, const Vec3& n, bool normal_certified) {
+    return normal_certified ? -relative.dot(n) : relative.norm();
+  };
   return detail::advance(a, b, t_max, detail::toi_scale(a, pose_a, b, pose_b), options, place, closing);
 }
 
@@ -124,7 +148,7 @@ ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B&
     pa = Pose();
     pb = screw.pose(s) * b_in_a;
   };
-  auto closing = [&](double, const Vec3&) { return max_speed; };
+  auto closing = [&](double, const Vec3&, bool) { return max_speed; };
   ToiResult r = detail::advance(a, b, 1.0, detail::toi_scale(a, Pose(), b, b_in_a), options, place, closing);
   if (r.contact) {
     const Pose world_a = a_motion.pose(r.toi) * a_start;
