@@ -146,7 +146,13 @@ DistanceResult compare(Sweep& sweep, const Compared& c, const ipm::Object& ia, c
   sweep.mix.add(g.status == Status::converged ? "gjk_converged" : "gjk_" + std::string(to_string(g.status)));
   sweep.mix.add(i.intersect ? "hit" : "miss");
   sweep.mix.add(std::string("decade") + std::to_string(testgen::decade(c.pair.scale)));
-  if (i.status != Status::converged) {
+  if (i.status == Status::iteration_limit) {
+    // The IPM's iterates are feasible, so a capped answer is still an upper bound with its gap
+    // (it is checked against GJK below like any other); near touching polytope vertices it can
+    // converge too slowly to certify within its budget (docs/reliability.md). Counted, bounded.
+    sweep.mix.add("ipm_capped");
+    sweep.log.note(index, c.pair.label, "ipm reached its iteration cap: " + what.str(), scene_of(c));
+  } else if (i.status != Status::converged) {
     sweep.log.report(index, c.pair.label, "ipm did not converge: " + what.str(), scene_of(c));
     return g;
   }
@@ -175,9 +181,11 @@ PairCase touching_variant(const PairCase& c, const DistanceResult& g) {
 
 void finish(Sweep& sweep, const char* name, int min_touching) {
   sweep.mix.print(name);
-  std::printf("[%s] %d cases (seed %llu, scale %d), %d disagreements, worst error / tolerance %.3g\n", name, sweep.index,
-              static_cast<unsigned long long>(sweep.seed), sweep_scale(), sweep.log.count(), sweep.worst);
+  std::printf("[%s] %d cases (seed %llu, scale %d), %d disagreements, %d capped ipm answers, worst error / tolerance %.3g\n",
+              name, sweep.index, static_cast<unsigned long long>(sweep.seed), sweep_scale(), sweep.log.count(),
+              sweep.log.notes(), sweep.worst);
   EXPECT_EQ(sweep.log.count(), 0);
+  EXPECT_LE(sweep.log.notes(), sweep.index / kNonAnswerRarity) << "capped ipm answers";
   EXPECT_GE(sweep.mix["hit"], sweep.index / 4) << "hits";
   EXPECT_GE(sweep.mix["miss"], sweep.index / 4) << "misses";
   EXPECT_GE(sweep.mix["touching"], min_touching);

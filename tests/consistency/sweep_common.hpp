@@ -140,6 +140,11 @@ inline std::string write_scene(const std::string& stem, const Scene& scene) {
 
 /// Disagreements of one comparison: each one fails the test, prints seed, case and what differs,
 /// and writes the scene (the first kMaxWritten in full; the rest are counted).
+///
+/// Non-answers that a solver reports honestly (a cap reached with its bound still holding, a
+/// declined decision inside the touching band) are not disagreements: note() prints and writes
+/// them the same way without failing, and each test bounds how many it accepts (kMaxNonAnswers),
+/// so they stay visible and rare.
 class Disagreements {
  public:
   Disagreements(std::string comparison, std::uint64_t seed) : comparison_(std::move(comparison)), seed_(seed) {}
@@ -150,20 +155,42 @@ class Disagreements {
       ADD_FAILURE() << comparison_ << ": " << what << " (seed " << seed_ << ", case " << index << "; not written)";
       return;
     }
-    const std::string stem = "consistency_" + comparison_ + "_seed" + std::to_string(seed_) + "_case" + std::to_string(index);
-    const std::string path = write_scene(stem, scene);
-    ADD_FAILURE() << comparison_ << ": " << what << "\n  seed " << seed_ << ", case " << index << " (" << label
-                  << ")\n  replay: proxima run " << (path.empty() ? "<scene not written>" : path)
-                  << "\n  scene: " << scene.str();
+    ADD_FAILURE() << describe(index, label, what, scene, "") << "\n  scene: " << scene.str();
   }
+
+  void note(int index, const std::string& label, const std::string& what, const Scene& scene) {
+    ++notes_;
+    if (notes_ > kMaxWritten) return;
+    std::printf("[%s] non-answer (accepted, bounded): %s\n", comparison_.c_str(),
+                describe(index, label, what, scene, "_nonanswer").c_str());
+  }
+
   int count() const { return count_; }
+  int notes() const { return notes_; }
 
  private:
+  std::string describe(int index, const std::string& label, const std::string& what, const Scene& scene,
+                       const char* suffix) const {
+    std::string stem = "consistency_";
+    stem.append(comparison_).append("_seed").append(std::to_string(seed_));
+    stem.append("_case").append(std::to_string(index)).append(suffix);
+    const std::string path = write_scene(stem, scene);
+    std::string out = comparison_;
+    out.append(": ").append(what).append("\n  seed ").append(std::to_string(seed_));
+    out.append(", case ").append(std::to_string(index)).append(" (").append(label).append(")");
+    out.append("\n  replay: proxima run ").append(path.empty() ? "<scene not written>" : path);
+    return out;
+  }
+
   static constexpr int kMaxWritten = 3;
   std::string comparison_;
   std::uint64_t seed_;
   int count_ = 0;
+  int notes_ = 0;
 };
+
+/// Honest non-answers a comparison accepts: at most one case in this many.
+inline constexpr int kNonAnswerRarity = 200;
 
 // ------------------------------------------------------------------------------------------------
 // Convex polyhedra with faces
