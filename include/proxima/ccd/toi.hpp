@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace proxima::ccd {
 
@@ -32,24 +33,27 @@ struct ToiOptions {
 
 namespace detail {
 
+/// What a step bound returns when no later contact is possible.
+inline constexpr double kNoLaterContact = std::numeric_limits<double>::infinity();
+
 inline void validate_toi_options(const ToiOptions& o) {
   require_positive("distance_tolerance", o.distance_tolerance);
   if (o.max_iterations < 1) throw InvalidInput("max_iterations", "must be >= 1");
 }
 
 // Conservative advancement over [0, t_max]. place(t, pose_a, pose_b) gives the poses at time t;
-// closing(t, normal, normal_certified) an upper bound of the rate at which the distance can shrink
-// from time t on (normal: the current unit normal from A to B, world; normal_certified: GJK
-// converged, so the normal is the closest direction to its tolerance; when false the bound must
-// not rely on the normal); <= 0 proves no later contact.
+// step_bound(t, pose_a, pose_b, d, lower_bound) a time step that cannot pass the first contact,
+// given GJK's answer d at time t and lower_bound, the certified lower bound of the distance
+// (GJK's distance minus its gap, at least 0: an unconverged GJK distance is only an upper bound);
+// it must not rely on d.normal being the closest direction unless d.status is converged.
+// +infinity: no later contact.
 //
-// Each step is the certified lower bound of the distance (GJK's distance minus its gap, at least
-// 0) over the closing-rate bound, so advancement never steps past the first contact even when GJK
-// stopped at its own cap and its distance is only an upper bound. A zero step repeats the GJK at
-// the same time, warm-started, which tightens the bound; the step cap then ends it honestly.
-template <SupportMap A, SupportMap B, class Place, class Closing>
+// So advancement never steps past the first contact, even when GJK stopped at its own cap. A
+// zero step repeats the GJK at the same time, warm-started, which tightens the bound; the step
+// cap then ends it honestly.
+template <SupportMap A, SupportMap B, class Place, class StepBound>
 ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiOptions& options, const Place& place,
-                  const Closing& closing) {
+                  const StepBound& step_bound) {
   ToiResult r;
   gjk::WarmStart warm;
   double t = 0;
@@ -72,17 +76,18 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
     const bool certified = d.status == Status::converged;
     const double gap = std::isfinite(d.gap) ? d.gap : d.distance;
     const double lower_bound = std::max(0.0, d.distance - gap);
-    const double rate = closing(t, d.normal, certified);
-    if (!(rate > 0)) {
-      // Not closing: with the closest direction known (convexity) or the shapes certainly apart
-      // under a motion that cannot close them, there is no later contact. Otherwise refine.
+    double step = step_bound(t, pa, pb, d, lower_bound);
+    if (step == kNoLaterContact) {
+      // Not closing: with the distance known, or the shapes certainly apart under a motion that
+      // cannot close them, there is no later contact. Otherwise refine at the same time.
       if (certified || lower_bound > tol) {
         r.normal = nan_vec3();
         return r;
       }
-      continue;
+      step = 0;
     }
-    if ((t += lower_bound / rate) > t_max) {  // past the end of the motion
+    if (!(step >= 0)) step = 0;
+    if ((t += step) > t_max) {  // past the end of the motion
       r.normal = nan_vec3();
       return r;
     }
@@ -91,6 +96,13 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
   r.detail = Detail::no_progress;
   r.normal = nan_vec3();
   return r;
+}
+
+// Separation of A and B along the unit direction n (world): min over B of n.x - max over A of
+// n.y, from one support call each. Positive: n separates them by that much.
+template <SupportMap A, SupportMap B>
+double separation_along(const A& a, const Pose& pa, const B& b, const Pose& pb, const Vec3& n) {
+  return n.dot(pb.apply(b.support(pb.rotate_inverse(-n)))) - n.dot(pa.apply(a.support(pa.rotate_inverse(n))));
 }
 
 template <SupportMap A, SupportMap B>
@@ -122,17 +134,19 @@ ToiResult toi_translate(const A& a, const Pose& pose_a, const Vec3& velocity_a, 
   };
   // The distance is convex in t under translation, so its slope along a converged normal bounds
   // the closing rate from then on; without that normal only the relative speed bounds it.
-  auto closing = [&](double, const Vec3& n, bool normal_certified) {
-    return normal_certified ? -relative.dot(n) : relative.norm();
+  auto step_bound = [&](double, const Pose&, const Pose&, const DistanceResult& d, double lower_bound) {
+    const double rate = d.status == Status::converged ? -relative.dot(d.normal) : relative.norm();
+    return rate > 0 ? lower_bound / rate : detail::kNoLaterContact;
   };
-  return detail::advance(a, b, t_max, detail::toi_scale(a, pose_a, b, pose_b), options, place, closing);
+  return detail::advance(a, b, t_max, detail::toi_scale(a, pose_a, b, pose_b), options, place, step_bound);
 }
 
 /// First contact time in [0, 1] of A moving from a_start to a_end and B from b_start to b_end when
 /// their relative motion is the screw of seed 004 (decompose(relative_motion(...))), the same
 /// motion screw_collisions() uses, so the two cross-check on convex polyhedra. The closing rate is
 /// bounded by the largest speed of a point of B's bounding sphere along the helix,
-/// sqrt(theta^2 (r_axis + radius)^2 + g^2). Results in the world frame with A placed by
+/// sqrt(theta^2 (r_axis + radius)^2 + g^2), and, along the current normal when it separates the
+/// shapes (checked by support calls), by that speed's component across the normal. Results in the world frame with A placed by
 /// interpolate(a_start, a_end, toi). Throws as decompose() ("rotation" at or beyond pi).
 template <SupportMap A, SupportMap B>
 ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B& b, const Pose& b_start,
@@ -148,8 +162,28 @@ ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B&
     pa = Pose();
     pb = screw.pose(s) * b_in_a;
   };
-  auto closing = [&](double, const Vec3&, bool) { return max_speed; };
-  ToiResult r = detail::advance(a, b, 1.0, detail::toi_scale(a, Pose(), b, b_in_a), options, place, closing);
+  const double scale = detail::toi_scale(a, Pose(), b, b_in_a);
+  // Along a direction n that separates A and B by S, no point of B approaches A faster than
+  //   |theta| |n x axis| (r_axis + radius) - glide (n . axis)
+  // (the rotation moves a point perpendicular to the axis at |theta| times its axis distance,
+  // which the helix keeps), at most max_speed; so n stays separating for S over that rate. The
+  // separation is measured by support calls, less the contact tolerance (a support point of a
+  // smooth shape is found to within that), so this holds without trusting GJK's normal. The
+  // step is the longer of this and the direction-free lower_bound / max_speed: a nearly
+  // tangential approach, where max_speed overstates the closing rate, takes far fewer steps.
+  const double support_slack = options.distance_tolerance * scale;
+  const double r_reach = screw.axis_distance(b_in_a.apply(sb.center)) + sb.radius;
+  auto step_bound = [&](double, const Pose& pa, const Pose& pb, const DistanceResult& d, double lower_bound) {
+    double step = max_speed > 0 ? lower_bound / max_speed : detail::kNoLaterContact;
+    const Vec3& n = d.normal;
+    if (!n.allFinite()) return step;
+    const double separation = detail::separation_along(a, pa, b, pb, n) - support_slack;
+    if (!(separation > 0)) return step;
+    const double rate = std::abs(screw.angle) * n.cross(screw.axis).norm() * r_reach - screw.glide * n.dot(screw.axis);
+    if (!(rate > 0)) return detail::kNoLaterContact;
+    return std::max(step, separation / rate);
+  };
+  ToiResult r = detail::advance(a, b, 1.0, scale, options, place, step_bound);
   if (r.contact) {
     const Pose world_a = a_motion.pose(r.toi) * a_start;
     r.point = world_a.apply(r.point);
