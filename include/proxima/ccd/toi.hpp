@@ -98,6 +98,14 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
   return r;
 }
 
+// The least h >= 0 with rate h + growth h^2 / 2 = separation (separation > 0, growth >= 0): how
+// long a gap lasts when it closes at most at rate + growth h; kNoLaterContact when it never
+// closes. The root in the form without cancellation.
+inline double time_to_close(double separation, double rate, double growth) {
+  if (!(growth > 0)) return rate > 0 ? separation / rate : kNoLaterContact;
+  return 2 * separation / (rate + std::sqrt(rate * rate + 2 * growth * separation));
+}
+
 // Separation of A and B along the unit direction n (world): min over B of n.x - max over A of
 // n.y, from one support call each. Positive: n separates them by that much.
 template <SupportMap A, SupportMap B>
@@ -146,7 +154,7 @@ ToiResult toi_translate(const A& a, const Pose& pose_a, const Vec3& velocity_a, 
 /// motion screw_collisions() uses, so the two cross-check on convex polyhedra. The closing rate is
 /// bounded by the largest speed of a point of B's bounding sphere along the helix,
 /// sqrt(theta^2 (r_axis + radius)^2 + g^2), and, along the current normal when it separates the
-/// shapes (checked by support calls), by that speed's component across the normal. Results in the world frame with A placed by
+/// shapes (checked by support calls), by the approach along that normal (see the step bound). Results in the world frame with A placed by
 /// interpolate(a_start, a_end, toi). Throws as decompose() ("rotation" at or beyond pi).
 template <SupportMap A, SupportMap B>
 ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B& b, const Pose& b_start,
@@ -163,25 +171,35 @@ ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B&
     pb = screw.pose(s) * b_in_a;
   };
   const double scale = detail::toi_scale(a, Pose(), b, b_in_a);
-  // Along a direction n that separates A and B by S, no point of B approaches A faster than
-  //   |theta| |n x axis| (r_axis + radius) - glide (n . axis)
-  // (the rotation moves a point perpendicular to the axis at |theta| times its axis distance,
-  // which the helix keeps), at most max_speed; so n stays separating for S over that rate. The
-  // separation is measured by support calls, less the contact tolerance (a support point of a
-  // smooth shape is found to within that), so this holds without trusting GJK's normal. The
-  // step is the longer of this and the direction-free lower_bound / max_speed: a nearly
+  // Along a direction n that separates A and B by S (measured by support calls, less the contact
+  // tolerance: a support point of a smooth shape is found to within that, so GJK's normal need not
+  // be trusted), B's points x approach A at -n . v(x), v(x) = theta axis x (x - c) + glide axis.
+  // Two bounds of that rate, each keeping n separating until S is used up:
+  //  - constant: |theta| |n x axis| (r_axis + radius) - glide (n . axis), as every point keeps its
+  //    axis distance along the helix (at most max_speed);
+  //  - from B's centre's own velocity now, growing as the centre's velocity turns with B:
+  //    rate(s + h) <= -n . v(centre) + |theta| |n x axis| radius + theta^2 |n x axis| r_axis h,
+  //    much tighter when the axis is far away (a nearly translational screw).
+  // The step is the longest of these and the direction-free lower_bound / max_speed: a nearly
   // tangential approach, where max_speed overstates the closing rate, takes far fewer steps.
   const double support_slack = options.distance_tolerance * scale;
-  const double r_reach = screw.axis_distance(b_in_a.apply(sb.center)) + sb.radius;
+  const double centre_axis_distance = screw.axis_distance(b_in_a.apply(sb.center));
+  const double turn = std::abs(screw.angle);
   auto step_bound = [&](double, const Pose& pa, const Pose& pb, const DistanceResult& d, double lower_bound) {
     double step = max_speed > 0 ? lower_bound / max_speed : detail::kNoLaterContact;
     const Vec3& n = d.normal;
     if (!n.allFinite()) return step;
     const double separation = detail::separation_along(a, pa, b, pb, n) - support_slack;
     if (!(separation > 0)) return step;
-    const double rate = std::abs(screw.angle) * n.cross(screw.axis).norm() * r_reach - screw.glide * n.dot(screw.axis);
-    if (!(rate > 0)) return detail::kNoLaterContact;
-    return std::max(step, separation / rate);
+    const double across = n.cross(screw.axis).norm();
+    const double glide_rate = -screw.glide * n.dot(screw.axis);
+    const double constant_rate = turn * across * (centre_axis_distance + sb.radius) + glide_rate;
+    if (!(constant_rate > 0)) return detail::kNoLaterContact;
+    const Vec3 centre = pb.apply(sb.center);
+    const double centre_rate = -screw.angle * n.dot(screw.axis.cross(centre - screw.axis_point));
+    const double rate_now = centre_rate + turn * across * sb.radius + glide_rate;
+    const double rate_growth = turn * turn * across * centre_axis_distance;
+    return std::max({step, separation / constant_rate, detail::time_to_close(separation, rate_now, rate_growth)});
   };
   ToiResult r = detail::advance(a, b, 1.0, scale, options, place, step_bound);
   if (r.contact) {
