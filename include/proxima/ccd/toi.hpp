@@ -154,8 +154,9 @@ ToiResult toi_translate(const A& a, const Pose& pose_a, const Vec3& velocity_a, 
 /// motion screw_collisions() uses, so the two cross-check on convex polyhedra. The closing rate is
 /// bounded by the largest speed of a point of B's bounding sphere along the helix,
 /// sqrt(theta^2 (r_axis + radius)^2 + g^2), and, along the current normal when it separates the
-/// shapes (checked by support calls), by the approach along that normal (see the step bound). Results in the world frame with A placed by
-/// interpolate(a_start, a_end, toi). Throws as decompose() ("rotation" at or beyond pi).
+/// shapes (checked by support calls), by the approach along that normal (see the step bound).
+/// Results in the world frame with A placed by interpolate(a_start, a_end, toi). Throws as
+/// decompose() ("rotation" at or beyond pi).
 template <SupportMap A, SupportMap B>
 ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B& b, const Pose& b_start,
                     const Pose& b_end, const ToiOptions& options = {}) {
