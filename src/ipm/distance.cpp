@@ -162,7 +162,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   epigraph_.clear();
   const bool fallback = options_.fast_path_iterations >= 0;
   if (options_.fast_path_iterations == 0 && (has_power_terms(a) || has_power_terms(b))) {
-    return run_reformulated(a, pose_a, b, pose_b);
+    return run_reformulated(a, pose_a, b, pose_b, options_.max_iterations);
   }
   IpmOptions options = options_;
   if (fallback) options.max_iterations = std::min(options.max_iterations, options_.fast_path_iterations);
@@ -235,8 +235,12 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
       support_gap = upper - support_lower_bound(a, pose_a, b, pose_b, xs, ys, world);
       support_certified = support_gap <= kIpmSupportGapRelative * scale;
     }
-    if (!support_certified && (has_power_terms(a) || has_power_terms(b))) {
-      DistanceReport again = run_reformulated(a, pose_a, b, pose_b);
+    // options_.max_iterations is the budget of the whole query: the reformulation gets what the
+    // direct solve left. With nothing left the direct answer is reported as it stands (its
+    // status says the cap was reached), never with more iterations than the cap.
+    const int remaining = options_.max_iterations - out.iterations;
+    if (!support_certified && remaining > 0 && (has_power_terms(a) || has_power_terms(b))) {
+      DistanceReport again = run_reformulated(a, pose_a, b, pose_b, remaining);
       again.result.iterations += out.iterations;
       return again;
     }
@@ -293,7 +297,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
 }
 
 DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pose_a, const Object& b,
-                                                const Pose& pose_b) {
+                                                const Pose& pose_b, int max_iterations) {
   using Vec12 = Eigen::Matrix<double, 12, 1>;
   constexpr int kSlots = 6;
   const detail::Frame frame = detail::query_frame(a, pose_a, b, pose_b);
@@ -392,7 +396,9 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
     }
     return false;
   };
-  const SolverOutput<12> out = solve(problem, z0, {}, options_.initial_barrier, options_, ws12_, stop);
+  IpmOptions options = options_;
+  options.max_iterations = max_iterations;
+  const SolverOutput<12> out = solve(problem, z0, {}, options_.initial_barrier, options, ws12_, stop);
 
   DistanceReport report;
   report.reformulated = true;

@@ -93,8 +93,10 @@ class DistanceSolver {
 
  private:
   DistanceReport run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, bool warm);
-  /// The power-cone reformulation (cold start from the interior points), see above.
-  DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b);
+  /// The power-cone reformulation (cold start from the interior points), see above, within
+  /// `max_iterations` (what the query's budget has left).
+  DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                                  int max_iterations);
 
   IpmOptions options_;
   Workspace<6> ws_;

@@ -53,11 +53,15 @@ namespace proxima::ipm {
 
 /// Direct-solve iteration cap of a distance query before its fallbacks (IpmOptions): at 60 the
 /// diamond's uncertified iterates were still improving (separating-plane gaps 1e-9 .. 1e-2);
-/// by the full cap they reach ~1e-14, so the fallbacks start from the final iterate.
-inline constexpr int kIpmFastPathIterations = kIpmMaxIterations;
+/// after 200 they reach ~1e-14, so the fallbacks start from the final iterate. Half of
+/// kIpmMaxIterations, the query's total budget, so the epigraph fallback keeps the other half.
+inline constexpr int kIpmFastPathIterations = 200;
+static_assert(kIpmFastPathIterations < kIpmMaxIterations, "the fallbacks need a share of the budget");
 
 /// Tunables of the interior-point solver; defaults from core/tolerance.hpp (ipm section).
 struct IpmOptions {
+  /// Newton iterations of one query in all: a distance query's direct solve and its epigraph
+  /// fallback share it, and the reported iterations never exceed it.
   int max_iterations = kIpmMaxIterations;
   double gap_relative_tolerance = kIpmGapRelativeTolerance;
   double gap_absolute_tolerance = kIpmGapAbsoluteTolerance;
