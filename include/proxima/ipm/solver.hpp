@@ -148,8 +148,13 @@ struct Workspace {
   std::vector<VecN> grad, grad_trial;
   std::vector<MatN> hess, hess_trial;
   std::vector<unsigned char> curved, curved_trial;
+  /// Per constraint: the first column b of a 3-column block outside which its map and linear
+  /// part are zero (detail::constraint_block), or -1. Its gradient and Hessian then live in
+  /// that block, and the solver works on 3 x 3 blocks instead of N x N matrices.
+  std::vector<int> block;
 
   void resize(std::size_t m) {
+    block.resize(m);
     for (auto* v : {&s, &lambda, &s_trial, &dlambda, &ds_aff, &dlambda_aff, &w, &adz}) v->resize(m);
     grad.resize(m);
     grad_trial.resize(m);
@@ -173,18 +178,94 @@ struct SolverOutput {
 
 namespace detail {
 
+/// Cholesky factorisation G = L L^T of a small symmetric matrix of compile-time size, written
+/// out so the compiler unrolls it: the Newton system is solved two or three times per iteration
+/// and Eigen's generic LLT spent a quarter of a distance query in its triangular solves. `ok` is
+/// false when a pivot is not positive (or NaN), as Eigen's LLT reports NumericalIssue.
+template <int N>
+struct SmallCholesky {
+  Eigen::Matrix<double, N, N> l;    // lower triangle used
+  Eigen::Matrix<double, N, 1> inv;  // 1 / l(i, i)
+  bool ok = true;
+
+  explicit SmallCholesky(const Eigen::Matrix<double, N, N>& a) {
+    for (int j = 0; j < N; ++j) {
+      double d = a(j, j);
+      for (int k = 0; k < j; ++k) d -= l(j, k) * l(j, k);
+      if (!(d > 0)) {
+        ok = false;
+        return;
+      }
+      l(j, j) = std::sqrt(d);
+      inv(j) = 1 / l(j, j);
+      for (int i = j + 1; i < N; ++i) {
+        double v = a(i, j);
+        for (int k = 0; k < j; ++k) v -= l(i, k) * l(j, k);
+        l(i, j) = v * inv(j);
+      }
+    }
+  }
+
+  /// x with L L^T x = b.
+  Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& b) const {
+    Eigen::Matrix<double, N, 1> y;
+    for (int i = 0; i < N; ++i) {
+      double v = b(i);
+      for (int k = 0; k < i; ++k) v -= l(i, k) * y(k);
+      y(i) = v * inv(i);
+    }
+    for (int i = N - 1; i >= 0; --i) {
+      double v = y(i);
+      for (int k = i + 1; k < N; ++k) v -= l(k, i) * y(k);
+      y(i) = v * inv(i);
+    }
+    return y;
+  }
+};
+
+/// The block of constraint c (see Workspace::block): the first column b such that every column
+/// of c.map and every entry of c.linear outside [b, b + 3) is exactly zero, with a primitive and
+/// no power terms; -1 otherwise. In a distance problem each part constrains one of the two
+/// points only, so its 6 x 6 Hessian has one non-zero 3 x 3 block.
+template <int N>
+int constraint_block(const Constraint<N>& c) {
+  if (N < 3 || c.primitive == nullptr || c.powers != 0) return -1;
+  for (int b = 0; b + 3 <= N; ++b) {
+    bool outside_zero = true;
+    for (int j = 0; j < N && outside_zero; ++j) {
+      if (j >= b && j < b + 3) continue;
+      outside_zero = c.linear(j) == 0 && c.map.col(j).isZero(0);
+    }
+    if (outside_zero) return b;
+  }
+  return -1;
+}
+
 /// Evaluates every constraint at z; false as soon as one is not strictly negative (or NaN).
+/// `block` (optional, one entry per constraint, from constraint_block) selects the 3 x 3 block
+/// evaluation; the values are those of the full products (the skipped terms are exact zeros).
 template <int N>
 bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double floor, std::vector<double>& s,
               std::vector<Eigen::Matrix<double, N, 1>>& grad, std::vector<Eigen::Matrix<double, N, N>>& hess,
-              std::vector<unsigned char>& curved) {
+              std::vector<unsigned char>& curved, const std::vector<int>* block = nullptr) {
   LocalEval local;
   for (std::size_t k = 0; k < p.constraints.size(); ++k) {
     const Constraint<N>& c = p.constraints[k];
     double value = c.linear.dot(z) + c.constant;
     grad[k] = c.linear;
     curved[k] = 0;
-    if (c.primitive != nullptr) {
+    const int b = block != nullptr ? (*block)[k] : -1;
+    if (b >= 0) {
+      const Mat3 m3 = c.map.template middleCols<3>(b);
+      c.primitive->evaluate(m3 * z.template segment<3>(b) + c.offset, floor, local, c.skip);
+      value += local.value;
+      grad[k].template segment<3>(b).noalias() += m3.transpose() * local.gradient;
+      if (!local.hessian.isZero(0)) {
+        hess[k].setZero();
+        hess[k].template block<3, 3>(b, b).noalias() = m3.transpose() * (local.hessian * m3);
+        curved[k] = 1;
+      }
+    } else if (c.primitive != nullptr) {
       c.primitive->evaluate(c.map * z + c.offset, floor, local, c.skip);
       value += local.value;
       grad[k].noalias() += c.map.transpose() * local.gradient;
@@ -246,10 +327,11 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
   using MatN = Eigen::Matrix<double, N, N>;
   const std::size_t m = p.constraints.size();
   ws.resize(m);
+  for (std::size_t k = 0; k < m; ++k) ws.block[k] = detail::constraint_block(p.constraints[k]);
   SolverOutput<N> out;
   out.z = z0;
   VecN z = z0;
-  if (!detail::evaluate(p, z, o.curvature_floor, ws.s, ws.grad, ws.hess, ws.curved)) {
+  if (!detail::evaluate(p, z, o.curvature_floor, ws.s, ws.grad, ws.hess, ws.curved, &ws.block)) {
     out.termination = Termination::infeasible_start;
     return out;
   }
@@ -305,11 +387,19 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
     MatN g = h0;
     g.diagonal().array() += o.regularization;
     for (std::size_t k = 0; k < m; ++k) {
+      const int b = ws.block[k];
+      if (b >= 0) {  // the same sums without the exact zeros outside the block
+        const Vec3 gb = ws.grad[k].template segment<3>(b);
+        auto gbb = g.template block<3, 3>(b, b);
+        if (ws.curved[k]) gbb.noalias() += ws.lambda[k] * ws.hess[k].template block<3, 3>(b, b);
+        gbb.noalias() += (ws.lambda[k] / ws.s[k]) * (gb * gb.transpose());
+        continue;
+      }
       if (ws.curved[k]) g.noalias() += ws.lambda[k] * ws.hess[k];
       g.noalias() += (ws.lambda[k] / ws.s[k]) * (ws.grad[k] * ws.grad[k].transpose());
     }
-    const Eigen::LLT<MatN> llt(g);
-    if (llt.info() != Eigen::Success) {
+    const detail::SmallCholesky<N> llt(g);
+    if (!llt.ok) {
       out.termination = Termination::non_finite;
       return out;
     }
@@ -384,7 +474,8 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
     VecN trial;
     for (int bt = 0; bt < o.max_backtracks; ++bt, alpha /= 2) {
       trial = z + alpha * dz;
-      if (!detail::evaluate(p, trial, o.curvature_floor, ws.s_trial, ws.grad_trial, ws.hess_trial, ws.curved_trial)) {
+      if (!detail::evaluate(p, trial, o.curvature_floor, ws.s_trial, ws.grad_trial, ws.hess_trial, ws.curved_trial,
+                            &ws.block)) {
         continue;
       }
       bool interior = true;
