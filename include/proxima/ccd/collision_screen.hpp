@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The collision screen of seed 004 sections 7-8: the projection of points to screen coordinates
 // (r, h) and a screen time t such that a moving point of B and a fixed point of A can meet only
-// if they share (r, h), and then meet at time t_A - t_B. This is the first building block of the
-// seed's raster ("glide rotation") algorithm; the rasterisation, scans and doppeled face splits
-// built on it are NOT implemented yet (screw_collisions refuses ScrewMethod::raster).
+// if they share (r, h), and then meet at time t_A - t_B. The raster method of screw_collisions
+// (ScrewMethod::raster, src/ccd/glide_raster.cpp) draws both bodies on this screen.
 #pragma once
 
 #include <proxima/ccd/screw.hpp>
@@ -40,6 +39,12 @@ struct CollisionScreen {
   /// body's points with phi in [-pi, -pi + theta] twice so that a moving point whose azimuth passes
   /// +pi during the step still finds them.
   ScreenPoint project(const Vec3& x, bool doppel = false) const;
+  /// The same projection for a point already in the canonical frame (c = to_canonical * (x -
+  /// origin)) with its azimuth phi given by the caller: the raster method projects each face part
+  /// with one continuous branch of the azimuth (phi in [-pi, 0], [0, pi], or doppeled [pi, pi +
+  /// theta]). phi is ignored for a translation. A point on the axis of a pure rotation (no motion)
+  /// gets t = NaN, as in project().
+  ScreenPoint project_canonical(const Vec3& c, double phi) const;
   /// True when the fixed body's point x needs the second (doppeled) projection: its azimuth lies in
   /// [-pi, -pi + theta]. Always false for a translation.
   bool needs_doppel(const Vec3& x) const;
