@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Timing of the exact screw collision query (issue 5): seeded random screw motions per shape
+// Timing of the screw collision query (issue 5), exact or raster mode: seeded random screw motions per shape
 // pair (cube-cube, car-car, torus-torus, L-prism vs torus), the same generator as
 // tests/ccd/screw_collisions_test.cpp (B starts outside A and is driven through or past it,
 // rotating up to 45 degrees). Prints the median and mean time per query and the hit fraction.
@@ -9,7 +9,7 @@
 //   c++ -std=c++20 -O3 -DNDEBUG -I/work/main/include -isystem /usr/include/eigen3
 //     /work/main/tools/ccd_timing/ccd_timing.cpp $B/libproxima_ccd.a $B/libproxima_mesh.a
 //     $B/libproxima_core.a -o /tmp/ccd_timing            (one line)
-//   /tmp/ccd_timing [motions_per_pair=100] [seed=5005] [only_pair_name]
+//   /tmp/ccd_timing [motions_per_pair=100] [seed=5005] [only_pair_name|all] [exact|raster|raster-low|raster-high]
 // (tools/ccd_timing/CMakeLists.txt does the same with -DPROXIMA_BUILD_DIR=<build dir>.)
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -82,10 +82,21 @@ int main(int argc, char** argv) {
   pairs.push_back({"car-car", proxima::mesh::make_car(), proxima::mesh::make_car()});
   pairs.push_back({"torus-torus", proxima::mesh::make_torus(1, 0.3), proxima::mesh::make_torus(1, 0.3)});
   pairs.push_back({"lprism-torus", proxima::mesh::make_l_prism(), proxima::mesh::make_torus(1, 0.3)});
-  std::printf("seed %llu, %d motions per pair, exact mode, all collisions\n", static_cast<unsigned long long>(seed), count);
+  const std::string method = argc > 4 ? argv[4] : "exact";
+  proxima::ccd::ScrewOptions options;
+  if (method != "exact") options.method = proxima::ccd::ScrewMethod::raster;
+  if (method == "raster-low") {
+    options.pixel_size = proxima::kCcdRasterPixelSizeLow;
+    options.time_resolution = proxima::kCcdRasterTimeResolutionLow;
+  } else if (method == "raster-high") {
+    options.pixel_size = proxima::kCcdRasterPixelSizeHigh;
+    options.time_resolution = proxima::kCcdRasterTimeResolutionHigh;
+  }
+  std::printf("seed %llu, %d motions per pair, %s mode, all collisions\n", static_cast<unsigned long long>(seed), count,
+              method.c_str());
   std::printf("%-14s %12s %12s %12s %8s %10s %10s %10s\n", "pair", "median_us", "mean_us", "max_us", "hits", "pairs/q",
               "iters/q", "colls/q");
-  const std::string only = argc > 3 ? argv[3] : "";
+  const std::string only = argc > 3 && std::string(argv[3]) != "all" ? argv[3] : "";
   for (const Pair& p : pairs) {
     if (!only.empty() && only != p.name) continue;
     std::mt19937_64 rng(seed);
@@ -97,7 +108,7 @@ int main(int argc, char** argv) {
     for (const Motion& m : motions) {
       const auto t0 = std::chrono::steady_clock::now();
       const proxima::ccd::ScrewResult r =
-          proxima::ccd::screw_collisions(p.a, m.a_start, m.a_end, p.b, m.b_start, m.b_end);
+          proxima::ccd::screw_collisions(p.a, m.a_start, m.a_end, p.b, m.b_start, m.b_end, options);
       const auto t1 = std::chrono::steady_clock::now();
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
       hits += r.contact ? 1 : 0;
