@@ -40,7 +40,7 @@ ScreenPoint CollisionScreen::project_canonical(const Vec3& c, double phi) const 
     p.phi = 0;
     return p;
   }
-  p.r = std::hypot(c.x(), c.z());
+  p.r = std::sqrt(c.x() * c.x() + c.z() * c.z());
   p.phi = p.r > 0 ? phi : 0.0;
   const double arc = p.r * p.phi;
   const double speed_sq = p.r * p.r * theta * theta + glide * glide;

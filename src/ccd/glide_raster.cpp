@@ -9,6 +9,7 @@
 #include "ccd/properness.hpp"
 #include "ccd/raster_screen.hpp"
 #include "ccd/roots.hpp"
+#include "ccd/triple_product.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,11 +26,6 @@ using mesh::Mesh;
 // Width (fraction of the step) of the brackets handed to the root refinement; as in the exact
 // mode, a cost trade-off only.
 constexpr double kCoarseBracket = 1.0 / 4096;
-// Samples per edge-edge time window when looking for the triple product's sign changes, and the
-// cap on them for a long window (two crossings closer than window / samples show as none: a
-// tangential touch, which the exact mode does not report either).
-constexpr int kWindowSamples = 8;
-constexpr int kMaxWindowSamples = 256;
 // Two reports of the same features closer in time than this are one collision (the same contact
 // seen through two parts or two doppel copies), and a vertex meeting two faces within it meets
 // their common edge or vertex (the seed's VE / VV case). A fraction of the step.
@@ -135,7 +131,7 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
   std::vector<EdgeCandidate> out;
   const int k0 = std::max(a.row_min, b.row_min), k1 = std::min(a.row_max, b.row_max);
   auto time_per_length = [](const ScreenSegment& s) {
-    const double len = std::hypot(s.r1 - s.r0, s.h1 - s.h0);
+    const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
   };
   for (int k = k0; k <= k1; ++k) {
@@ -224,7 +220,8 @@ class Resolver {
   }
 
   // EE: the sign changes of the triple product (q(s) - pa) . (da x e(s)) in the candidate's
-  // window, each kept when the two segments meet there.
+  // window, isolated by the exact mode's branch and bound (rigorous slope bounds, so none is
+  // missed inside the window), each kept when the two segments meet there.
   void edge_edge(const EdgeCandidate& cand) {
     const mesh::Edge& edge_a = a_.mesh->edge(cand.edge_a);
     const mesh::Edge& edge_b = b_.mesh->edge(cand.edge_b);
@@ -232,29 +229,27 @@ class Resolver {
     const Vec3 da = a_.v[edge_a.v1] - pa;
     const Vec3& qb = b_.v[edge_b.v0];
     const Vec3 db = b_.v[edge_b.v1] - qb;
-    const double la = da.norm(), lb = db.norm();
-    auto f = [&](double s) { return (screw_.apply(qb, s) - pa).dot(da.cross(screw_.rotate(db, s))); };
     const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
     if (!(lo < hi)) return;
-    const int samples =
-        std::clamp(static_cast<int>(std::ceil((hi - lo) * kMaxWindowSamples)), kWindowSamples, kMaxWindowSamples);
-    RootLimits lim = limits_;
-    lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
-    double s_prev = lo, f_prev = f(lo);
-    for (int i = 1; i <= samples; ++i) {
-      const double s_next = lo + (hi - lo) * i / samples;
-      const double f_next = f(s_next);
-      ++stats_.evaluations;
-      int direction = 0;
-      if (f_prev > 0 && f_next <= 0) direction = -1;
-      if (f_prev < 0 && f_next >= 0) direction = 1;
-      if (direction != 0 && std::max(std::abs(f_prev), std::abs(f_next)) > lim.slack) {
-        const double s = refine_root(f, s_prev, s_next, direction, lim, stats_);
-        report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
-      }
-      s_prev = s_next;
-      f_prev = f_next;
+    const EdgeTripleProduct triple(screw_, pa, da, qb, db);
+    if (triple.stays_parallel(opt_.parallel_tolerance)) return;
+    {
+      // Cheap exclusion (one sincos): the segments must come within what B's edge can travel in
+      // half the window.
+      Vec3 q, e;
+      triple.motion((lo + hi) / 2, q, e);
+      const double reach = screw_.speed(triple.r0 + triple.lb) * (hi - lo) / 2;
+      if (segment_distance(pa, da, q, e) > reach + tolerance()) return;
     }
+    auto f = [&](double s) { return triple.value(s); };
+    auto slope = [&](double s) { return triple.slope(s); };
+    auto bounds = [&](double l, double h, double& b1, double& b2) { triple.bounds(l, h, b1, b2); };
+    RootLimits lim = limits_;
+    lim.slack = slack_factor() * triple.la * triple.lb * ((pa - qb).norm() + scale_);
+    find_sign_changes(f, slope, bounds, lo, hi, lim, stats_, [&](double l, double h, int direction) {
+      const double s = refine_root(f, l, h, direction, lim, stats_);
+      report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
+    });
   }
 
   std::vector<Collision>& collisions() { return found_; }

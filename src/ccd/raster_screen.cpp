@@ -28,9 +28,9 @@ double branch_phi(const Vec3& c, Branch branch) {
 }
 
 std::span<const PixelRecord> BodyRaster::row(int r) const {
-  auto lo = std::lower_bound(records.begin(), records.end(), r, [](const PixelRecord& p, int k) { return p.row < k; });
-  auto hi = std::lower_bound(lo, records.end(), r + 1, [](const PixelRecord& p, int k) { return p.row < k; });
-  return {records.data() + (lo - records.begin()), static_cast<std::size_t>(hi - lo)};
+  if (r < row_min || r > row_max) return {};
+  const std::size_t k = static_cast<std::size_t>(r - row_min);
+  return {records.data() + row_start[k], static_cast<std::size_t>(row_start[k + 1] - row_start[k])};
 }
 
 namespace {
@@ -39,23 +39,28 @@ using Polygon = std::vector<PartCorner>;
 
 // Sutherland-Hodgman clip of a polygon to value(x) <= 0 (value affine in x), carrying the corner
 // labels: a kept piece of a boundary keeps its mesh edge, the new boundary along the cut is virtual.
+// Writes into `out` (its capacity is reused across faces: no allocation per face once warm);
+// fewer than three corners left gives an empty polygon.
 template <class Value>
-Polygon clip(const Polygon& poly, const Value& value) {
-  Polygon out;
+void clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+  out.clear();
   const std::size_t k = poly.size();
-  if (k == 0) return out;
+  if (k == 0) return;
   bool all_in = true;
-  std::vector<double> v(k);
+  values.resize(k);
   for (std::size_t i = 0; i < k; ++i) {
-    v[i] = value(poly[i].x);
-    all_in = all_in && v[i] <= 0;
+    values[i] = value(poly[i].x);
+    all_in = all_in && values[i] <= 0;
   }
-  if (all_in) return poly;
+  if (all_in) {
+    out.assign(poly.begin(), poly.end());
+    return;
+  }
   for (std::size_t i = 0; i < k; ++i) {
     const std::size_t j = (i + 1) % k;
     const PartCorner& cur = poly[i];
-    const bool cur_in = v[i] <= 0, next_in = v[j] <= 0;
-    auto cut = [&] { return Vec3(cur.x + (poly[j].x - cur.x) * (v[i] / (v[i] - v[j]))); };
+    const bool cur_in = values[i] <= 0, next_in = values[j] <= 0;
+    auto cut = [&] { return Vec3(cur.x + (poly[j].x - cur.x) * (values[i] / (values[i] - values[j]))); };
     if (cur_in) {
       out.push_back(cur);
       if (!next_in) out.push_back({cut(), -1, -1});
@@ -64,7 +69,6 @@ Polygon clip(const Polygon& poly, const Value& value) {
     }
   }
   if (out.size() < 3) out.clear();
-  return out;
 }
 
 class Drawer {
@@ -77,7 +81,8 @@ class Drawer {
     const int part = static_cast<int>(out_.parts.size());
     out_.parts.push_back({face, branch, static_cast<int>(out_.corners.size()), static_cast<int>(poly.size())});
     out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
-    std::vector<ScreenPoint> proj(poly.size());
+    std::vector<ScreenPoint>& proj = projected_;
+    proj.resize(poly.size());
     for (std::size_t i = 0; i < poly.size(); ++i) {
       proj[i] = project(poly[i].x, branch);
       if (poly[i].vertex >= 0) {
@@ -105,7 +110,7 @@ class Drawer {
     const Vec3 xm = (x0 + x1) / 2;
     const ScreenPoint pm = project(xm, branch);
     const double dr = pm.r - (p0.r + p1.r) / 2, dh = pm.h - (p0.h + p1.h) / 2, dt = pm.t - (p0.t + p1.t) / 2;
-    const bool straight = std::hypot(dr, dh) <= set_.pixel / 2 && std::abs(dt) <= set_.time_resolution;
+    const bool straight = dr * dr + dh * dh <= set_.pixel * set_.pixel / 4 && std::abs(dt) <= set_.time_resolution;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
       draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);
@@ -143,6 +148,7 @@ class Drawer {
   const CollisionScreen& screen_;
   const RasterSettings& set_;
   BodyRaster& out_;
+  std::vector<ScreenPoint> projected_;
 };
 
 }  // namespace
@@ -157,7 +163,8 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
   const double cos_t = std::cos(theta), sin_t = std::sin(theta);
-  Polygon poly;
+  Polygon poly, kept, half, wedge;
+  std::vector<double> values;
   for (int f = 0; f < m.num_faces(); ++f) {
     const auto ids = m.face(f);
     const Vec3& n = normals[f];
@@ -168,10 +175,13 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
       h = m.half_edge(h).next;
     }
     // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero.
-    const Polygon kept = clip(poly, [&](const Vec3& x) {
-      const double w = facing(x, n);
-      return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
-    });
+    clip(
+        poly,
+        [&](const Vec3& x) {
+          const double w = facing(x, n);
+          return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
+        },
+        values, kept);
     if (kept.empty()) continue;
     if (theta == 0) {
       drawer.add_part(f, Branch::principal, kept);
@@ -184,18 +194,33 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
       // Seed figures 10 and 11: the part is cut along the half-planes x = 0 so that each piece
       // has a continuous azimuth; a cut through the axis shows on the screen as a boundary
       // through (r, h) = (0, 0), where the whole axis projects.
-      drawer.add_part(f, Branch::positive, clip(kept, [](const Vec3& x) { return -x.x(); }));
-      drawer.add_part(f, Branch::negative, clip(kept, [](const Vec3& x) { return x.x(); }));
+      clip(kept, [](const Vec3& x) { return -x.x(); }, values, half);
+      drawer.add_part(f, Branch::positive, half);
+      clip(kept, [](const Vec3& x) { return x.x(); }, values, half);
+      drawer.add_part(f, Branch::negative, half);
     }
     if (settings.doppel) {
-      const Polygon wedge = clip(clip(kept, [](const Vec3& x) { return x.x(); }),
-                                 [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; });
+      clip(kept, [](const Vec3& x) { return x.x(); }, values, half);
+      clip(half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
       drawer.add_part(f, Branch::doppel, wedge);
     }
   }
-  std::sort(out.records.begin(), out.records.end(), [](const PixelRecord& p, const PixelRecord& q) {
-    return p.row != q.row ? p.row < q.row : p.hmin < q.hmin;
-  });
+  // Seed section 9, fourth step: bucket sort by row, then by hmin within each row.
+  if (out.row_min <= out.row_max) {
+    const int rows = out.row_max - out.row_min + 1;
+    out.row_start.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (const PixelRecord& p : out.records) ++out.row_start[static_cast<std::size_t>(p.row - out.row_min) + 1];
+    for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
+    std::vector<PixelRecord> sorted(out.records.size());
+    std::vector<int> fill(out.row_start.begin(), out.row_start.end() - 1);
+    for (const PixelRecord& p : out.records) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
+    for (int k = 0; k < rows; ++k) {
+      std::sort(sorted.begin() + out.row_start[static_cast<std::size_t>(k)],
+                sorted.begin() + out.row_start[static_cast<std::size_t>(k) + 1],
+                [](const PixelRecord& p, const PixelRecord& q) { return p.hmin < q.hmin; });
+    }
+    out.records = std::move(sorted);
+  }
   // One record per vertex and screen position (a vertex is a corner of several parts).
   std::sort(out.vertices.begin(), out.vertices.end(), [](const VertexRecord& p, const VertexRecord& q) {
     if (p.vertex != q.vertex) return p.vertex < q.vertex;

@@ -78,6 +78,7 @@ struct BodyRaster {
   std::vector<PartCorner> corners;
   std::vector<ScreenSegment> segments;
   std::vector<PixelRecord> records;    ///< sorted by (row, hmin)
+  std::vector<int> row_start;          ///< records of row k start at row_start[k - row_min]
   std::vector<VertexRecord> vertices;  ///< sorted by (row, h); one per vertex and branch
   int row_min = 1 << 30, row_max = -(1 << 30);  ///< rows with records (empty: min > max)
   bool out_of_records = false;      ///< max_records was reached: records are missing

@@ -9,6 +9,7 @@
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
 #include "ccd/roots.hpp"
+#include "ccd/triple_product.hpp"
 
 #include <algorithm>
 #include <array>
@@ -262,70 +263,14 @@ class Solver {
     const Vec3 da = a_.v[edge_a.v1] - pa;
     const Vec3& qb = b_.v[edge_b.v0];
     const Vec3 db = b_.v[edge_b.v1] - qb;
+    const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
+    if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     const double theta = screw_.angle;
-    const double la = da.norm(), lb = db.norm();
-    const double lb_perp = theta == 0 ? 0 : screw_.axis.cross(db).norm();
-    const double r0 = screw_.axis_distance(qb);
-    const double speed = screw_.speed(r0);
-    // Edges that stay parallel all step (pure translation, or both along the screw axis) never
-    // cross; their triple product is identically zero.
-    if ((theta == 0 || lb_perp <= opt_.parallel_tolerance * lb) && da.cross(db).norm() <= opt_.parallel_tolerance * la * lb) {
-      return;
-    }
-    // B's edge start q(s) and direction e(s) with a single sincos (the hot path of the query).
-    const Vec3& v = screw_.axis;
-    const Vec3 w0 = qb - screw_.axis_point, vw0 = v.cross(w0), vvw0 = v.cross(vw0);
-    const Vec3 vd = v.cross(db), vvd = v.cross(vd);
-    auto motion = [&](double s, Vec3& q, Vec3& e) {
-      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
-      q = qb + sn * vw0 + vers * vvw0 + (s * screw_.glide) * v;
-      e = db + sn * vd + vers * vvd;
-    };
-    // The triple product in closed form: with q - pa = sum_i a_i Q_i over a = (1, sin, 1 - cos, s)
-    // and e = sum_j b_j E_j over b = (1, sin, 1 - cos), f = sum k_ij a_i b_j, k_ij = Q_i . (da x E_j):
-    // one sincos and a few flops per evaluation.
-    const std::array<Vec3, 4> big_q{qb - pa, vw0, vvw0, screw_.glide * v};
-    const std::array<Vec3, 3> cross_e{da.cross(db), da.cross(vd), da.cross(vvd)};
-    std::array<std::array<double, 3>, 4> k{};
-    for (std::size_t i = 0; i < 4; ++i) {
-      for (std::size_t j = 0; j < 3; ++j) k[i][j] = big_q[i].dot(cross_e[j]);
-    }
-    auto basis = [&](double s, std::array<double, 4>& a, std::array<double, 3>& b, std::array<double, 4>& da_ds,
-                     std::array<double, 3>& db_ds) {
-      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
-      a = {1, sn, vers, s};
-      b = {1, sn, vers};
-      da_ds = {0, theta * (1 - vers), theta * sn, 1};
-      db_ds = {0, theta * (1 - vers), theta * sn};
-    };
-    auto f = [&](double s) {
-      std::array<double, 4> a, da_ds;
-      std::array<double, 3> b, db_ds;
-      basis(s, a, b, da_ds, db_ds);
-      double sum = 0;
-      for (std::size_t i = 0; i < 4; ++i) sum += a[i] * (k[i][0] * b[0] + k[i][1] * b[1] + k[i][2] * b[2]);
-      return sum;
-    };
-    auto dfun = [&](double s) {
-      std::array<double, 4> a, da_ds;
-      std::array<double, 3> b, db_ds;
-      basis(s, a, b, da_ds, db_ds);
-      double sum = 0;
-      for (std::size_t i = 0; i < 4; ++i) {
-        for (std::size_t j = 0; j < 3; ++j) sum += k[i][j] * (da_ds[i] * b[j] + a[i] * db_ds[j]);
-      }
-      return sum;
-    };
-    auto bounds = [&](double lo, double hi, double& b1, double& b2) {
-      const double h = (hi - lo) / 2;
-      Vec3 q, e;
-      motion((lo + hi) / 2, q, e);
-      const double reach = (q - pa).norm() + speed * h;
-      b1 = la * (speed * lb + reach * theta * lb_perp);
-      b2 = la * (theta * theta * r0 * lb + 2 * speed * theta * lb_perp + reach * theta * theta * lb_perp);
-    };
+    const double la = triple.la, lb = triple.lb, r0 = triple.r0;
+    auto motion = [&](double s, Vec3& q, Vec3& e) { triple.motion(s, q, e); };
+    auto f = [&](double s) { return triple.value(s); };
+    auto dfun = [&](double s) { return triple.slope(s); };
+    auto bounds = [&](double lo, double hi, double& b1, double& b2) { triple.bounds(lo, hi, b1, b2); };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
     const double vmax = screw_.speed(r0 + lb);
