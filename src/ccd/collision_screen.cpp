@@ -45,7 +45,9 @@ ScreenPoint CollisionScreen::project_canonical(const Vec3& c, double phi) const 
   const double arc = p.r * p.phi;
   const double speed_sq = p.r * p.r * theta * theta + glide * glide;
   if (!(speed_sq > 0)) {
-    p.h = 0;
+    // On the axis of a pure rotation: h = y r theta / (r |theta|) = y for every r > 0, so y is the
+    // continuous value here; t (phi / theta nearby) has no limit.
+    p.h = c.y();
     return p;
   }
   p.t = (arc * p.r * theta + c.y() * glide) / speed_sq;

@@ -125,9 +125,10 @@ struct EdgeCandidate {
 
 // Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
 // come within `pad`; the time estimate is t_A - t_B at the closest points, with a window covering
-// the time resolution of both pieces and the time their projections need to move by `pad`.
+// the time error of both pieces (twice, for safety) and the time their projections need to move
+// by `pad`.
 // Windows of the same edge pair that overlap are merged.
-std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double time_resolution) {
+std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad) {
   std::vector<EdgeCandidate> out;
   const int k0 = std::max(a.row_min, b.row_min), k1 = std::min(a.row_max, b.row_max);
   auto time_per_length = [](const ScreenSegment& s) {
@@ -149,7 +150,7 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
         if (c.distance > pad) continue;
         const double ta = sa.t0 + c.alpha * (sa.t1 - sa.t0), tb = sb.t0 + c.beta * (sb.t1 - sb.t0);
         const double s0 = ta - tb;
-        const double w = 2 * time_resolution + 2 * pad * (time_per_length(sa) + time_per_length(sb));
+        const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
         if (s0 + w < 0 || s0 - w > 1) continue;
         out.push_back({sa.edge, sb.edge, s0 - w, s0 + w});
       }
@@ -408,7 +409,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Resolver resolver(ga, gb, screw, options, scale);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
-  const auto ee = edge_candidates(raster_a, raster_b, pad, options.time_resolution);
+  const auto ee = edge_candidates(raster_a, raster_b, pad);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   for (const EdgeCandidate& c : ee) resolver.edge_edge(c);

@@ -110,14 +110,19 @@ class Drawer {
     const Vec3 xm = (x0 + x1) / 2;
     const ScreenPoint pm = project(xm, branch);
     const double dr = pm.r - (p0.r + p1.r) / 2, dh = pm.h - (p0.h + p1.h) / 2, dt = pm.t - (p0.t + p1.t) / 2;
-    const bool straight = dr * dr + dh * dh <= set_.pixel * set_.pixel / 4 && std::abs(dt) <= set_.time_resolution;
+    // A time error that the flow turns into less than half a pixel of travel is as good as the
+    // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
+    // while the points hardly move, and no subdivision would make it linear there.
+    const double speed = std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide);
+    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed <= set_.pixel / 2;
+    const bool straight = dr * dr + dh * dh <= set_.pixel * set_.pixel / 4 && timely;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
       draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);
       return;
     }
     if (!straight) out_.subdivision_capped = true;
-    emit({p0.r, p0.h, p0.t, p1.r, p1.h, p1.t, edge, part});
+    emit({p0.r, p0.h, p0.t, p1.r, p1.h, p1.t, std::max(set_.time_resolution, std::abs(dt)), edge, part});
   }
 
   // The Bresenham step, row by row: the piece's h range inside each row band it crosses.

@@ -40,6 +40,7 @@ struct FacePart {
 /// A straight piece of a projected part boundary on the screen, with the screen time at its ends.
 struct ScreenSegment {
   double r0, h0, t0, r1, h1, t1;
+  double time_error;  ///< how far the linear time may be off inside the piece (>= time resolution)
   int edge;  ///< mesh edge, -1 for a virtual edge
   int part;  ///< index into BodyRaster::parts
 };

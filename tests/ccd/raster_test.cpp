@@ -231,6 +231,33 @@ TEST(Raster, SpinAboutAnAxisThroughTheBodyMatchesExact) {
   EXPECT_EQ(r.status, Status::converged);
 }
 
+// A pure rotation (no glide): points on the axis do not move and get no screen time; a bar
+// turning about its own centre sweeps into a post.
+TEST(Raster, PureRotationMatchesExact) {
+  const Mesh bar = mesh::make_box(Vec3(1.5, 0.2, 0.2));
+  const Mesh post = mesh::make_box(Vec3(0.2, 0.2, 1));
+  const Pose a = at(0.3, 1.2, 0);
+  const Pose b1 = Pose::from_euler_xyz(0, 0, 1.2);
+  const ScrewResult exact = screw_collisions(post, a, a, bar, Pose(), b1);
+  const ScrewResult r = screw_collisions(post, a, a, bar, Pose(), b1, raster_options());
+  ASSERT_TRUE(exact.contact);
+  ASSERT_TRUE(r.contact);
+  EXPECT_NEAR(r.screw.glide, 0, 1e-12);
+  EXPECT_NEAR(r.toi, exact.toi, 1e-9);
+  EXPECT_EQ(r.status, Status::converged);
+}
+
+TEST(Raster, OpenMeshesWork) {
+  mesh::MeshOptions open;
+  open.allow_open = true;
+  const Mesh sheet = Mesh::from_faces({Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)}, {{0, 1, 2, 3}}, open);
+  const Mesh cube = mesh::make_box(Vec3(0.3, 0.3, 0.3));
+  const ScrewResult r = screw_collisions(sheet, Pose(), Pose(), cube, at(0.1, 0, 2), at(0.1, 0, -2), raster_options());
+  ASSERT_TRUE(r.contact);
+  EXPECT_NEAR(r.toi, (2 - 0.3) / 4, 1e-12);
+  EXPECT_LT((r.normal - Vec3::UnitZ()).norm(), 1e-12);
+}
+
 TEST(Raster, NoMotionOrFarApartGivesNothing) {
   const Mesh a = mesh::make_box(Vec3(1, 1, 1));
   EXPECT_FALSE(screw_collisions(a, Pose(), Pose(), a, at(5), at(5), raster_options()).contact);

@@ -27,7 +27,8 @@ struct ScreenPoint {
 ///   t = (r phi * r theta + y g) / |D|^2,   h = (y * r theta - r phi * g) / |D|,
 /// with |D| = sqrt(r^2 theta^2 + g^2). A point carried for time s keeps r and h and gains s in t.
 /// For a pure translation the screen is the plane orthogonal to the motion: (r, h) = (x, z) and
-/// t = y / g. A point with |D| = 0 (on the axis of a pure rotation) never moves: t is NaN.
+/// t = y / g. A point with |D| = 0 (on the axis of a pure rotation) never moves: t is NaN and h
+/// is y, the limit of h there.
 struct CollisionScreen {
   Mat3 to_canonical = Mat3::Identity();
   Vec3 origin = Vec3::Zero();
