@@ -30,6 +30,8 @@ constexpr double kCoarseBracket = 1.0 / 4096;
 // seen through two parts or two doppel copies), and a vertex meeting two faces within it meets
 // their common edge or vertex (the seed's VE / VV case). A fraction of the step.
 constexpr double kSameTime = 1e-9;
+// Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
+constexpr int kMaxSphereSamples = 64;
 
 // One body in A's local frame at s = 0.
 struct Geometry {
@@ -376,6 +378,28 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   const double radius_a = a.bounding_sphere().radius, radius_b = b.bounding_sphere().radius;
   const double scale = radius_a + radius_b;
 
+  // Step 1, the bounding-sphere early out: r (the distance from the axis, or x for a translation)
+  // never changes along the flow, so spheres whose r ranges are apart never meet; otherwise the
+  // centre distance is sampled along the step, with B's centre speed bounding it in between.
+  {
+    const double reach = radius_a + radius_b + options.feature_tolerance * scale;
+    const bool translation = screw.angle == 0;
+    const double ra = translation ? 0 : screw.axis_distance(center_a), rb = translation ? 0 : screw.axis_distance(center_b);
+    if (!translation && std::abs(ra - rb) > reach) return result;
+    const double speed = screw.speed(rb);
+    const int samples = static_cast<int>(std::clamp(std::ceil(2 * speed / reach), 1.0, static_cast<double>(kMaxSphereSamples)));
+    bool apart = true;
+    double previous = (screw.apply(center_b, 0) - center_a).norm();
+    for (int i = 1; i <= samples && apart; ++i) {
+      const double next = (screw.apply(center_b, static_cast<double>(i) / samples) - center_a).norm();
+      // |d'| <= speed, so between two samples the distance dips at most speed * spacing / 2
+      // below the smaller end value.
+      apart = std::min(previous, next) - speed / (2.0 * samples) > reach;
+      previous = next;
+    }
+    if (apart) return result;
+  }
+
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
   const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
   auto to_canonical = [&](const Geometry& g, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
@@ -395,7 +419,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   settings.time_resolution = options.time_resolution;
   settings.max_records = options.max_pixel_records;
   settings.max_subdivision = options.max_subdivision;
-  settings.facing_slack = options.feature_tolerance * max_speed * scale;
+  // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
+  // count as both facings (a face sliding along the motion stays a candidate).
+  settings.facing_slack = options.feature_tolerance * max_speed;
   const BodyRaster raster_b = draw_body(b, b_points, b_normals, screen, settings);
   if (raster_b.row_min > raster_b.row_max) return result;
   settings.backward = true;

@@ -161,6 +161,11 @@ class Drawer {
 BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                      const CollisionScreen& screen, const RasterSettings& settings) {
   BodyRaster out;
+  // A first guess of the sizes (each edge is drawn for both of its faces, a few pieces and rows
+  // each) saves most of the regrowth copies.
+  out.segments.reserve(static_cast<std::size_t>(4 * m.num_edges()));
+  out.records.reserve(static_cast<std::size_t>(16 * m.num_edges()));
+  out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   Drawer drawer(screen, settings, out);
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
