@@ -23,9 +23,10 @@ namespace {
 
 using mesh::Mesh;
 
-// Width (fraction of the step) of the brackets handed to the root refinement; as in the exact
-// mode, a cost trade-off only.
-constexpr double kCoarseBracket = 1.0 / 4096;
+// The branch and bound hands its monotone brackets straight to the regula falsi refinement (no
+// coarse bisection first: unlike the exact mode, the raster has no cheap pre-check to run on a
+// coarse bracket), so the coarse width is the whole step.
+constexpr double kCoarseBracket = 1;
 // Two reports of the same features closer in time than this are one collision (the same contact
 // seen through two parts or two doppel copies), and a vertex meeting two faces within it meets
 // their common edge or vertex (the seed's VE / VV case). A fraction of the step.

@@ -91,7 +91,17 @@ class Drawer {
     }
     for (std::size_t i = 0; i < poly.size(); ++i) {
       const std::size_t j = (i + 1) % poly.size();
-      draw_piece(poly[i].x, proj[i], poly[j].x, proj[j], branch, poly[i].edge, part, 0);
+      // An edge between two kept faces is drawn by both of their parts: both boundaries count
+      // for the crossing parity, but the edge-crossing scan needs it once. A whole edge (both
+      // ends are mesh vertices) already drawn whole in this branch is marked virtual for it.
+      int crossing_edge = poly[i].edge;
+      if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
+        const std::size_t key = 4 * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
+        if (key >= whole_drawn_.size()) whole_drawn_.resize(key + 1, 0);
+        if (whole_drawn_[key]) crossing_edge = -1;
+        whole_drawn_[key] = 1;
+      }
+      draw_piece(poly[i].x, proj[i], poly[j].x, proj[j], branch, crossing_edge, part, 0);
     }
   }
 
@@ -154,6 +164,7 @@ class Drawer {
   const RasterSettings& set_;
   BodyRaster& out_;
   std::vector<ScreenPoint> projected_;
+  std::vector<unsigned char> whole_drawn_;  // per (mesh edge, branch): drawn whole already
 };
 
 }  // namespace

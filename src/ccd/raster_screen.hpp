@@ -41,7 +41,7 @@ struct FacePart {
 struct ScreenSegment {
   double r0, h0, t0, r1, h1, t1;
   double time_error;  ///< how far the linear time may be off inside the piece (>= time resolution)
-  int edge;  ///< mesh edge, -1 for a virtual edge
+  int edge;  ///< mesh edge for the edge-crossing scan; -1 for a virtual edge or a repeat
   int part;  ///< index into BodyRaster::parts
 };
 
