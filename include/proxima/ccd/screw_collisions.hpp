@@ -142,9 +142,10 @@ struct ScrewResult {
 /// tools/ccd_timing (fourth argument: exact, raster, raster-low, raster-high).
 /// Raster specifics: every collision it reports is a root of the same contact functions as the
 /// exact mode (times to time_tolerance), so it reports a subset of the exact mode's collisions:
-/// those whose features the screen brings within a pixel, which includes every first contact of
-/// bodies that start apart; it leaves out contacts of features on no backward- (A) / forward-
-/// facing (B) face (seed 4.2), e.g. a reflex vertex whose faces all face away from the motion.
+/// those whose features the screen brings within a pixel (in tests/ccd/raster_test.cpp: every
+/// first contact of over 600 seeded motions, at pixel sizes 1/4 to 1/256); it leaves out contacts
+/// of features on no backward- (A) / forward-facing (B) face (seed 4.2), e.g. a reflex vertex
+/// whose faces all face away from the motion, which cannot be a first contact.
 /// Status capacity_exceeded when a body needs more than max_pixel_records records.
 ScrewResult screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                              const Pose& b_start, const Pose& b_end, const ScrewOptions& options = {});

@@ -235,7 +235,7 @@ inline constexpr int kCcdMaxTimeSlabs = 32;
 /// candidate pairs only get looser when it grows: contact times are refined analytically, so it
 /// bounds nothing in the answer except which near-boundary pairs are examined. Seed 9.1 quotes
 /// "a short edge is about 6 / 12 / 24 pixels" for low / medium / high; these presets are 1/16,
-/// 1/32 and 1/64 of the scale (a unit cube against a unit cube: an edge is 28 pixels at medium).
+/// 1/32 and 1/64 of the scale (a unit cube against a unit cube: an edge is about 18 pixels at medium).
 inline constexpr double kCcdRasterPixelSizeLow = 1.0 / 16;
 inline constexpr double kCcdRasterPixelSizeMedium = 1.0 / 32;
 inline constexpr double kCcdRasterPixelSizeHigh = 1.0 / 64;
