@@ -31,6 +31,9 @@ constexpr double kCoarseBracket = 1;
 // seen through two parts or two doppel copies), and a vertex meeting two faces within it meets
 // their common edge or vertex (the seed's VE / VV case). A fraction of the step.
 constexpr double kSameTime = 1e-9;
+// Rounding allowance of a contact function evaluation, in ulps of its terms' magnitude (the exact
+// mode's value).
+constexpr double kRoundingUlps = 256;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 
@@ -87,7 +90,8 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
 std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad) {
   std::vector<std::pair<int, int>> out;
-  // Per part: bit 0 crossing parity, bit 1 near the boundary, bit 2 already listed in `touched`.
+  // Per part: crossing parity, near the boundary, already listed in `touched`.
+  constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
   std::vector<unsigned char> state(faces.parts.size(), 0);
   std::vector<int> touched;
   for (const VertexRecord& v : points.vertices) {
@@ -101,17 +105,17 @@ std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points
         const unsigned char before = st;
         if (k == v.row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
           const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-          if (h < v.h) st ^= 1;
+          if (h < v.h) st ^= kOddCrossings;
         }
-        if (rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) st |= 2;
-        if (st != before && !(st & 4)) {
-          st |= 4;
+        if (rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
+        if (st != before && !(st & kListed)) {
+          st |= kListed;
           touched.push_back(s.part);
         }
       }
     }
     for (int part : touched) {
-      if (state[part] & 3) out.emplace_back(v.vertex, faces.parts[part].face);
+      if (state[part] & (kOddCrossings | kNearBoundary)) out.emplace_back(v.vertex, faces.parts[part].face);
       state[part] = 0;
     }
   }
@@ -165,7 +169,8 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
   });
   std::vector<EdgeCandidate> merged;
   for (const EdgeCandidate& c : out) {
-    if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b && c.lo <= merged.back().hi) {
+    if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
+        c.lo <= merged.back().hi) {
       merged.back().hi = std::max(merged.back().hi, c.hi);
     } else {
       merged.push_back(c);
@@ -198,7 +203,8 @@ class Resolver {
       c.time = s;
       c.point = p;
       c.normal = -nb;
-      c.properness = vertex_properness(*a_.mesh, a_.v, va, [](const Vec3& e) { return e; }, nb);
+      c.properness = vertex_properness(
+          *a_.mesh, a_.v, va, [](const Vec3& e) { return e; }, nb);
       found_.push_back(c);
     });
   }
@@ -218,7 +224,8 @@ class Resolver {
       c.time = s;
       c.point = q;
       c.normal = a_.n[fa];
-      c.properness = vertex_properness(*b_.mesh, b_.v, vb, [&](const Vec3& e) { return screw_.rotate(e, s); }, a_.n[fa]);
+      c.properness = vertex_properness(
+          *b_.mesh, b_.v, vb, [&](const Vec3& e) { return screw_.rotate(e, s); }, a_.n[fa]);
       found_.push_back(c);
     });
   }
@@ -260,7 +267,8 @@ class Resolver {
   const RootStats& stats() const { return stats_; }
 
  private:
-  static double slack_factor() { return 256 * std::numeric_limits<double>::epsilon(); }
+  // Relative evaluation error allowed before a sign change counts (as in the exact mode).
+  static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
   double tolerance() const { return opt_.feature_tolerance * scale_; }
 
   // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1
@@ -270,6 +278,7 @@ class Resolver {
   // most one root. This replaces the seed's Newton iteration with one that cannot miss or stray.
   template <class OnRoot>
   void entering_roots(const PlaneDistance& f, double slack, const OnRoot& on_root) {
+    // 0, at most two turning points per k (three k: more than the step can hold), 1.
     std::array<double, 8> cuts{};
     int n = 0;
     cuts[n++] = 0;
@@ -346,7 +355,9 @@ class Resolver {
 // a vertex that meets several faces at the same time (VE, VV: it hits their common edge or vertex)
 // keeps the face that maximises properness. `found` is sorted here.
 void resolve_duplicates(std::vector<Collision>& found) {
-  auto key = [](const Collision& c) { return std::array<int, 3>{static_cast<int>(c.type), c.type == CollisionType::ee ? c.edge_a : c.vertex, c.edge_b}; };
+  auto key = [](const Collision& c) {
+    return std::array<int, 3>{static_cast<int>(c.type), c.type == CollisionType::ee ? c.edge_a : c.vertex, c.edge_b};
+  };
   std::sort(found.begin(), found.end(), [&](const Collision& x, const Collision& y) {
     const auto kx = key(x), ky = key(y);
     return kx != ky ? kx < ky : x.time < y.time;
@@ -385,10 +396,12 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   {
     const double reach = radius_a + radius_b + options.feature_tolerance * scale;
     const bool translation = screw.angle == 0;
-    const double ra = translation ? 0 : screw.axis_distance(center_a), rb = translation ? 0 : screw.axis_distance(center_b);
+    const double ra = translation ? 0 : screw.axis_distance(center_a),
+                 rb = translation ? 0 : screw.axis_distance(center_b);
     if (!translation && std::abs(ra - rb) > reach) return result;
     const double speed = screw.speed(rb);
-    const int samples = static_cast<int>(std::clamp(std::ceil(2 * speed / reach), 1.0, static_cast<double>(kMaxSphereSamples)));
+    const int samples =
+        static_cast<int>(std::clamp(std::ceil(2 * speed / reach), 1.0, static_cast<double>(kMaxSphereSamples)));
     bool apart = true;
     double previous = (screw.apply(center_b, 0) - center_a).norm();
     for (int i = 1; i <= samples && apart; ++i) {

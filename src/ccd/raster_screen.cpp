@@ -8,21 +8,39 @@
 
 namespace proxima::ccd::detail {
 
+namespace {
+
+// Rows beyond this (in pixels from the axis or the screen origin) are clamped so that the int
+// conversion is defined; no body drawn at a useful resolution reaches them.
+constexpr double kFarRow = 1e9;
+// Number of Branch values (the per-edge, per-branch bookkeeping of Drawer).
+constexpr std::size_t kBranches = 4;
+// First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
+constexpr int kPiecesPerEdgeGuess = 4;
+constexpr int kRecordsPerEdgeGuess = 16;
+// A polygon needs this many corners.
+constexpr std::size_t kMinCorners = 3;
+
+}  // namespace
+
 int row_of(double r, double pixel) {
   const double k = std::floor(r / pixel);
-  // Far rows are clamped so that the int conversion is defined; they hold nothing useful anyway.
-  return static_cast<int>(std::clamp(k, -1e9, 1e9));
+  return static_cast<int>(std::clamp(k, -kFarRow, kFarRow));
 }
 
 double branch_phi(const Vec3& c, Branch branch) {
   switch (branch) {
-    case Branch::principal: return std::atan2(c.x(), c.z());
+    case Branch::principal:
+      return std::atan2(c.x(), c.z());
     // The clipped parts may carry points a rounding error on the wrong side of x = 0, and points
     // on the cut with x = +-0: the sign of x is forced so that atan2 stays in the branch
     // (atan2(+0.0, z < 0) = pi, atan2(-0.0, z < 0) = -pi; std::min / max would keep either zero).
-    case Branch::positive: return std::atan2(c.x() > 0 ? c.x() : 0.0, c.z());
-    case Branch::negative: return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z());
-    case Branch::doppel: return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z()) + 2 * std::numbers::pi;
+    case Branch::positive:
+      return std::atan2(c.x() > 0 ? c.x() : 0.0, c.z());
+    case Branch::negative:
+      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z());
+    case Branch::doppel:
+      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z()) + 2 * std::numbers::pi;
   }
   return 0;
 }
@@ -68,7 +86,7 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
       out.push_back({cut(), -1, cur.edge});
     }
   }
-  if (out.size() < 3) out.clear();
+  if (out.size() < kMinCorners) out.clear();
 }
 
 class Drawer {
@@ -77,7 +95,7 @@ class Drawer {
       : screen_(screen), set_(settings), out_(out) {}
 
   void add_part(int face, Branch branch, const Polygon& poly) {
-    if (poly.size() < 3) return;
+    if (poly.size() < kMinCorners) return;
     const int part = static_cast<int>(out_.parts.size());
     out_.parts.push_back({face, branch, static_cast<int>(out_.corners.size()), static_cast<int>(poly.size())});
     out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
@@ -96,7 +114,7 @@ class Drawer {
       // ends are mesh vertices) already drawn whole in this branch is marked virtual for it.
       int crossing_edge = poly[i].edge;
       if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
-        const std::size_t key = 4 * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
+        const std::size_t key = kBranches * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
         if (key >= whole_drawn_.size()) whole_drawn_.resize(key + 1, 0);
         if (whole_drawn_[key]) crossing_edge = -1;
         whole_drawn_[key] = 1;
@@ -125,7 +143,7 @@ class Drawer {
     // while the points hardly move, and no subdivision would make it linear there.
     const double speed = std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide);
     const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed <= set_.pixel / 2;
-    const bool straight = dr * dr + dh * dh <= set_.pixel * set_.pixel / 4 && timely;
+    const bool straight = dr * dr + dh * dh <= (set_.pixel / 2) * (set_.pixel / 2) && timely;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
       draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);
@@ -174,8 +192,8 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   BodyRaster out;
   // A first guess of the sizes (each edge is drawn for both of its faces, a few pieces and rows
   // each) saves most of the regrowth copies.
-  out.segments.reserve(static_cast<std::size_t>(4 * m.num_edges()));
-  out.records.reserve(static_cast<std::size_t>(16 * m.num_edges()));
+  out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));
+  out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   Drawer drawer(screen, settings, out);
   const double theta = screen.theta, g = screen.glide;
@@ -215,14 +233,18 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
       // Seed figures 10 and 11: the part is cut along the half-planes x = 0 so that each piece
       // has a continuous azimuth; a cut through the axis shows on the screen as a boundary
       // through (r, h) = (0, 0), where the whole axis projects.
-      clip(kept, [](const Vec3& x) { return -x.x(); }, values, half);
+      clip(
+          kept, [](const Vec3& x) { return -x.x(); }, values, half);
       drawer.add_part(f, Branch::positive, half);
-      clip(kept, [](const Vec3& x) { return x.x(); }, values, half);
+      clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half);
       drawer.add_part(f, Branch::negative, half);
     }
     if (settings.doppel) {
-      clip(kept, [](const Vec3& x) { return x.x(); }, values, half);
-      clip(half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
+      clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half);
+      clip(
+          half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
       drawer.add_part(f, Branch::doppel, wedge);
     }
   }
@@ -234,7 +256,8 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
     for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
     std::vector<PixelRecord> sorted(out.records.size());
     std::vector<int> fill(out.row_start.begin(), out.row_start.end() - 1);
-    for (const PixelRecord& p : out.records) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
+    for (const PixelRecord& p : out.records)
+      sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
     for (int k = 0; k < rows; ++k) {
       std::sort(sorted.begin() + out.row_start[static_cast<std::size_t>(k)],
                 sorted.begin() + out.row_start[static_cast<std::size_t>(k) + 1],
@@ -252,9 +275,8 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
                                    return p.vertex == q.vertex && p.r == q.r && p.h == q.h;
                                  }),
                      out.vertices.end());
-  std::sort(out.vertices.begin(), out.vertices.end(), [](const VertexRecord& p, const VertexRecord& q) {
-    return p.row != q.row ? p.row < q.row : p.h < q.h;
-  });
+  std::sort(out.vertices.begin(), out.vertices.end(),
+            [](const VertexRecord& p, const VertexRecord& q) { return p.row != q.row ? p.row < q.row : p.h < q.h; });
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <proxima/mesh/mesh.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -41,8 +42,8 @@ struct FacePart {
 struct ScreenSegment {
   double r0, h0, t0, r1, h1, t1;
   double time_error;  ///< how far the linear time may be off inside the piece (>= time resolution)
-  int edge;  ///< mesh edge for the edge-crossing scan; -1 for a virtual edge or a repeat
-  int part;  ///< index into BodyRaster::parts
+  int edge;           ///< mesh edge for the edge-crossing scan; -1 for a virtual edge or a repeat
+  int part;           ///< index into BodyRaster::parts
 };
 
 /// Seed section 9's pixel record: the pixels of one screen segment within one row of the screen,
@@ -62,15 +63,16 @@ struct VertexRecord {
 
 /// What drawing a body needs to know.
 struct RasterSettings {
-  double pixel = 1;            ///< row height and the screen distance unit of the tolerances (length)
+  double pixel = 1;            ///< row height, and the screen distance unit of the tolerances (length)
   double time_resolution = 1;  ///< subdivide until the screen time interpolates to within this
   int max_records = 1;         ///< pixel record budget for the body
   int max_subdivision = 1;     ///< halvings per boundary piece
   bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
   bool doppel = false;         ///< add the doppeled parts (body A)
-  double facing_slack = 0;     ///< |omega . n| below this counts as both facings (speed * length)
-  int row_lo = -(1 << 30);     ///< rows outside [row_lo, row_hi] get no record (the other body's rows)
-  int row_hi = 1 << 30;
+  double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
+  int row_lo = std::numeric_limits<int>::min();
+  int row_hi = std::numeric_limits<int>::max();
 };
 
 /// One body on the screen.
@@ -78,10 +80,11 @@ struct BodyRaster {
   std::vector<FacePart> parts;
   std::vector<PartCorner> corners;
   std::vector<ScreenSegment> segments;
-  std::vector<PixelRecord> records;    ///< sorted by (row, hmin)
-  std::vector<int> row_start;          ///< records of row k start at row_start[k - row_min]
-  std::vector<VertexRecord> vertices;  ///< sorted by (row, h); one per vertex and branch
-  int row_min = 1 << 30, row_max = -(1 << 30);  ///< rows with records (empty: min > max)
+  std::vector<PixelRecord> records;               ///< sorted by (row, hmin)
+  std::vector<int> row_start;                     ///< records of row k start at row_start[k - row_min]
+  std::vector<VertexRecord> vertices;             ///< sorted by (row, h); one per vertex and branch
+  int row_min = std::numeric_limits<int>::max();  ///< rows with records (none: row_min > row_max)
+  int row_max = std::numeric_limits<int>::min();
   bool out_of_records = false;      ///< max_records was reached: records are missing
   bool subdivision_capped = false;  ///< some piece hit max_subdivision (drawn straight there)
 

@@ -120,7 +120,8 @@ TEST(RasterScreen, RotationSubdividesCurvedEdgesAndDoppelsBehindTheAxis) {
 TEST(Raster, HeadOnBoxesGiveFourProperFaceVertexContacts) {
   const Mesh a = mesh::make_box(Vec3(1, 1, 1));
   const Mesh b = mesh::make_box(Vec3(0.5, 0.5, 0.5));
-  const ScrewResult r = screw_collisions(a, Pose(), Pose(), b, at(3.5, 0.1, -0.2), at(-0.5, 0.1, -0.2), raster_options());
+  const ScrewResult r =
+      screw_collisions(a, Pose(), Pose(), b, at(3.5, 0.1, -0.2), at(-0.5, 0.1, -0.2), raster_options());
   ASSERT_TRUE(r.contact);
   EXPECT_NEAR(r.toi, 0.5, 1e-12);
   int at_toi = 0;
@@ -250,7 +251,8 @@ TEST(Raster, PureRotationMatchesExact) {
 TEST(Raster, OpenMeshesWork) {
   mesh::MeshOptions open;
   open.allow_open = true;
-  const Mesh sheet = Mesh::from_faces({Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)}, {{0, 1, 2, 3}}, open);
+  const Mesh sheet =
+      Mesh::from_faces({Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)}, {{0, 1, 2, 3}}, open);
   const Mesh cube = mesh::make_box(Vec3(0.3, 0.3, 0.3));
   const ScrewResult r = screw_collisions(sheet, Pose(), Pose(), cube, at(0.1, 0, 2), at(0.1, 0, -2), raster_options());
   ASSERT_TRUE(r.contact);
@@ -341,7 +343,8 @@ TEST(RasterRandom, MatchesReferenceAndExactWithZeroMisses) {
       side = (side - side.dot(dir) * dir).normalized();
       const Pose b_rot = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
       const Vec3 offset = reach * 1.2 * u01(rng) * side;
-      const Vec3 start_c = a_start.apply(pc.a.bounding_sphere().center) + reach * (1.02 + 0.5 * u01(rng)) * dir + offset;
+      const Vec3 start_c =
+          a_start.apply(pc.a.bounding_sphere().center) + reach * (1.02 + 0.5 * u01(rng)) * dir + offset;
       const Vec3 end_c = a_start.apply(pc.a.bounding_sphere().center) - reach * (0.5 + 2.5 * u01(rng)) * dir + offset;
       const Pose b_start = Pose::from_matrix(b_rot.rotation(), start_c - b_rot.rotate(pc.b.bounding_sphere().center));
       const Pose spin = random_rotation_pose(rng, std::numbers::pi / 4 - 0.1, Vec3::Zero());
@@ -394,9 +397,10 @@ TEST(RasterRandom, MatchesReferenceAndExactWithZeroMisses) {
     }
     EXPECT_GE(hits, pc.count / 4) << pc.name;
     EXPECT_GE(misses, pc.count / 10) << pc.name;
-    std::printf("[ %s ] %d motions: %d hits (%d tunneling through), %d no contact, 0 missed; worst |toi - reference| "
-                "%.2g, |toi - exact| %.2g\n",
-                pc.name, pc.count, hits, tunnel, misses, worst, worst_vs_exact);
+    std::printf(
+        "[ %s ] %d motions: %d hits (%d tunneling through), %d no contact, 0 missed; worst |toi - reference| "
+        "%.2g, |toi - exact| %.2g\n",
+        pc.name, pc.count, hits, tunnel, misses, worst, worst_vs_exact);
     // See AxisThroughTheBodiesMatchesExact for the later collisions the raster may leave out.
     EXPECT_LE(all_missed, all_exact / 20) << pc.name;
     std::printf("   every collision of the step: %d from the exact mode, %d of them not reported by the raster\n",
@@ -426,7 +430,8 @@ TEST(RasterRandom, AxisThroughTheBodiesMatchesExact) {
     double worst = 0;
     for (int k = 0; runs < 80 && k < 800; ++k) {
       const double reach = pc.a.bounding_sphere().radius + pc.b.bounding_sphere().radius;
-      const Pose b_start = random_rotation_pose(rng, std::numbers::pi, reach * (0.5 + 0.5 * u01(rng)) * random_unit(rng));
+      const Pose b_start =
+          random_rotation_pose(rng, std::numbers::pi, reach * (0.5 + 0.5 * u01(rng)) * random_unit(rng));
       Screw motion;
       motion.axis = random_unit(rng);
       // Every other motion turns about an axis through B's bounding sphere.
@@ -442,11 +447,12 @@ TEST(RasterRandom, AxisThroughTheBodiesMatchesExact) {
       const ScrewResult r = screw_collisions(pc.a, Pose(), Pose(), pc.b, b_start, b_end, raster);
       const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
       EXPECT_EQ(r.status, Status::converged) << label;
-      if (r.screw.angle > 0 && r.screw.axis_distance(b_start.apply(pc.b.bounding_sphere().center)) <
-                                   pc.b.bounding_sphere().radius) {
+      if (r.screw.angle > 0 &&
+          r.screw.axis_distance(b_start.apply(pc.b.bounding_sphere().center)) < pc.b.bounding_sphere().radius) {
         ++through_axis;
       }
-      ASSERT_EQ(r.contact, e.contact) << label << (e.contact ? ": MISSED a contact at " + std::to_string(e.toi) : ": extra");
+      ASSERT_EQ(r.contact, e.contact) << label
+                                      << (e.contact ? ": MISSED a contact at " + std::to_string(e.toi) : ": extra");
       // Every collision of the step, not only the first: the later ones involve the far sides of
       // the bodies, where the seam and the doppeled parts matter.
       for (const Collision& c : e.collisions) {
@@ -466,9 +472,10 @@ TEST(RasterRandom, AxisThroughTheBodiesMatchesExact) {
     EXPECT_EQ(runs, 80) << pc.name;
     EXPECT_GE(hits, 10) << pc.name;
     EXPECT_GE(through_axis, 20) << pc.name;
-    std::printf("[ %s ] %d rotation-dominated motions: %d hits, 0 missed, %d with the axis through B; worst |toi - "
-                "exact| %.2g\n",
-                pc.name, runs, hits, through_axis, worst);
+    std::printf(
+        "[ %s ] %d rotation-dominated motions: %d hits, 0 missed, %d with the axis through B; worst |toi - "
+        "exact| %.2g\n",
+        pc.name, runs, hits, through_axis, worst);
     // The later collisions the raster may leave out are those of a reflex vertex (the L-prism's
     // inner corner) whose faces all face away from the motion: seed 4.2 culls them because such a
     // vertex cannot touch first (the body's material ahead of it gets there before), although
@@ -519,8 +526,6 @@ TEST(RasterRandom, TranslationsMatchExact) {
 }
 
 #endif
-
-
 
 }  // namespace
 }  // namespace proxima::ccd
