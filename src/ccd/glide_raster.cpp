@@ -34,6 +34,9 @@ constexpr double kSameTime = 1e-9;
 // Rounding allowance of a contact function evaluation, in ulps of its terms' magnitude (the exact
 // mode's value).
 constexpr double kRoundingUlps = 256;
+// Edge-edge windows are searched in slabs of at most 1 / kEdgeSlabsPerStep of the step (cost only,
+// see Resolver::edge_edge).
+constexpr double kEdgeSlabsPerStep = 32;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 
@@ -244,23 +247,30 @@ class Resolver {
     if (!(lo < hi)) return;
     const EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
-    {
-      // Cheap exclusion (one sincos): the segments must come within what B's edge can travel in
-      // half the window.
-      Vec3 q, e;
-      triple.motion((lo + hi) / 2, q, e);
-      const double reach = screw_.speed(triple.r0 + triple.lb) * (hi - lo) / 2;
-      if (segment_distance(pa, da, q, e) > reach + tolerance()) return;
-    }
     auto f = [&](double s) { return triple.value(s); };
     auto slope = [&](double s) { return triple.slope(s); };
     auto bounds = [&](double l, double h, double& b1, double& b2) { triple.bounds(l, h, b1, b2); };
     RootLimits lim = limits_;
     lim.slack = slack_factor() * triple.la * triple.lb * ((pa - qb).norm() + scale_);
-    find_sign_changes(f, slope, bounds, lo, hi, lim, stats_, [&](double l, double h, int direction) {
-      const double s = refine_root(f, l, h, direction, lim, stats_);
-      report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
-    });
+    const double edge_speed = screw_.speed(triple.r0 + triple.lb);
+    // A long window (an edge nearly along the flow has a poorly known screen time) is cut into
+    // slabs like the exact mode's, each first excluded cheaply (one sincos) when the segments stay
+    // farther apart than B's edge can travel in half of it. Besides saving work this keeps the
+    // branch and bound away from places where the edges are parallel and far apart (e.g. a step
+    // that ends with B's original orientation), where the triple product has a double zero and
+    // the bisection would spend its interval budget.
+    const int slabs =
+        std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
+    for (int k = 0; k < slabs; ++k) {
+      const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
+      Vec3 q, e;
+      triple.motion((s0 + s1) / 2, q, e);
+      if (segment_distance(pa, da, q, e) > edge_speed * (s1 - s0) / 2 + tolerance()) continue;
+      find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
+        const double s = refine_root(f, l, h, direction, lim, stats_);
+        report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
+      });
+    }
   }
 
   std::vector<Collision>& collisions() { return found_; }

@@ -267,6 +267,40 @@ TEST(Raster, NoMotionOrFarApartGivesNothing) {
   EXPECT_FALSE(screw_collisions(a, Pose(), at(0, 3), a, at(5), at(5, 3), raster_options()).contact);
 }
 
+// Overlapping starts, one body inside the other, scales from 1e-3 to 1e5, a step that only
+// rotates B in place: finite answers with a status, agreeing with the exact mode on contact.
+TEST(Raster, DegenerateSituationsGiveFiniteAnswers) {
+  const Mesh cube = mesh::make_box(Vec3(0.5, 0.5, 0.5));
+  const Mesh small = mesh::make_box(Vec3(0.1, 0.1, 0.1));
+  struct Step {
+    const char* name;
+    const Mesh& a;
+    const Mesh& b;
+    Pose b0, b1;
+  };
+  const Pose turned = Pose::from_euler_xyz(0.3, 0.2, 0.1);
+  const std::vector<Step> steps = {
+      {"overlapping start", cube, cube, at(0.5), at(-3)},
+      {"inside", cube, small, Pose(), Pose::from_euler_xyz(0, 0, 0.4, Vec3(0.1, 0, 0))},
+      {"spin in place", cube, cube, at(1.2), Pose::from_euler_xyz(0, 0, 0.7, Vec3(1.2, 0, 0))},
+      {"far", cube, cube, at(1e5), at(1e5 - 3, 0.2)},
+      {"tiny", small, small, turned * at(0.3), at(-0.3)},
+  };
+  for (const Step& st : steps) {
+    const ScrewResult e = screw_collisions(st.a, Pose(), Pose(), st.b, st.b0, st.b1);
+    const ScrewResult r = screw_collisions(st.a, Pose(), Pose(), st.b, st.b0, st.b1, raster_options());
+    EXPECT_EQ(r.status, Status::converged) << st.name;
+    EXPECT_EQ(r.contact, e.contact) << st.name;
+    if (r.contact && e.contact) {
+      EXPECT_NEAR(r.toi, e.toi, 1e-9) << st.name;
+    }
+    for (const Collision& c : r.collisions) {
+      EXPECT_TRUE(c.time >= 0 && c.time <= 1) << st.name;
+      EXPECT_TRUE(c.point.allFinite() && c.normal.allFinite() && std::isfinite(c.properness)) << st.name;
+    }
+  }
+}
+
 TEST(Raster, CapsGiveAStatusAndBadOptionsAreRefused) {
   const Mesh a = mesh::make_box(Vec3(1, 1, 1));
   const Mesh b = mesh::make_box(Vec3(0.5, 0.5, 0.5));
