@@ -133,36 +133,55 @@ struct EdgeCandidate {
   double lo, hi;
 };
 
+// The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
+// the piece a record stands for.
+std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+  double ua = 0, ub = 1;
+  const double dr = s.r1 - s.r0;
+  if (dr != 0) {
+    ua = std::clamp((row * pixel - s.r0) / dr, 0.0, 1.0);
+    ub = std::clamp(((row + 1) * pixel - s.r0) / dr, 0.0, 1.0);
+  }
+  const double ta = s.t0 + ua * (s.t1 - s.t0), tb = s.t0 + ub * (s.t1 - s.t0);
+  return {std::min(ta, tb), std::max(ta, tb)};
+}
+
 // Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
-// come within `pad`; the time estimate is t_A - t_B at the closest points, with a window covering
-// the time error of both pieces (twice, for safety) and the time their projections need to move
-// by `pad`.
+// come within `pad` of each other (B's records of the row and of the two next to it: each
+// polyline is only pixel-accurate, so near a row boundary the two may sit in neighbouring rows).
+// The time window is the difference of the two records' time ranges, widened by the pieces' time
+// errors and by the time each needs to move by `pad` along itself. It is deliberately not the
+// single estimate t_A - t_B at the crossing of the two pieces: two nearly parallel projections
+// cross far from where their times match (a regression found by seeded stress, tet vs L-prism).
 // Windows of the same edge pair that overlap are merged.
-std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad) {
+std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
   std::vector<EdgeCandidate> out;
-  const int k0 = std::max(a.row_min, b.row_min), k1 = std::min(a.row_max, b.row_max);
+  const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
   auto time_per_length = [](const ScreenSegment& s) {
     const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
   };
   for (int k = k0; k <= k1; ++k) {
-    const auto ra = a.row(k), rb = b.row(k);
-    if (ra.empty() || rb.empty()) continue;
-    for (const PixelRecord& pa : ra) {
-      const ScreenSegment& sa = a.segments[pa.segment];
-      if (sa.edge < 0) continue;
-      for (const PixelRecord& pb : rb) {
-        if (pb.hmin > pa.hmax + pad) break;
-        if (pb.hmax < pa.hmin - pad) continue;
-        const ScreenSegment& sb = b.segments[pb.segment];
-        if (sb.edge < 0) continue;
-        const Closest2d c = closest_2d(sa, sb);
-        if (c.distance > pad) continue;
-        const double ta = sa.t0 + c.alpha * (sa.t1 - sa.t0), tb = sb.t0 + c.beta * (sb.t1 - sb.t0);
-        const double s0 = ta - tb;
-        const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
-        if (s0 + w < 0 || s0 - w > 1) continue;
-        out.push_back({sa.edge, sb.edge, s0 - w, s0 + w});
+    const auto ra = a.row(k);
+    if (ra.empty()) continue;
+    for (int kb = k - 1; kb <= k + 1; ++kb) {
+      const auto rb = b.row(kb);
+      if (rb.empty()) continue;
+      for (const PixelRecord& pa : ra) {
+        const ScreenSegment& sa = a.segments[pa.segment];
+        if (sa.edge < 0) continue;
+        for (const PixelRecord& pb : rb) {
+          if (pb.hmin > pa.hmax + pad) break;
+          if (pb.hmax < pa.hmin - pad) continue;
+          const ScreenSegment& sb = b.segments[pb.segment];
+          if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
+          const auto [ta_lo, ta_hi] = row_times(sa, k, pixel);
+          const auto [tb_lo, tb_hi] = row_times(sb, kb, pixel);
+          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
+          const double lo = ta_lo - tb_hi - w, hi = ta_hi - tb_lo + w;
+          if (hi < 0 || lo > 1) continue;
+          out.push_back({sa.edge, sb.edge, lo, hi});
+        }
       }
     }
   }
@@ -459,7 +478,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Resolver resolver(ga, gb, screw, options, scale);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
-  const auto ee = edge_candidates(raster_a, raster_b, pad);
+  const auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
