@@ -260,6 +260,30 @@ TEST(Raster, OpenMeshesWork) {
   EXPECT_LT((r.normal - Vec3::UnitZ()).norm(), 1e-12);
 }
 
+// Regression (seeded stress, tet vs L-prism): the first contact is an edge-edge one between two
+// edges whose screen projections are nearly parallel, so where the two pieces cross on the screen
+// is far from where their screen times match; a time window taken around the crossing missed it.
+TEST(Raster, NearlyParallelProjectedEdgesKeepTheirContact) {
+  const Mesh tet = mesh::make_tetrahedron();
+  const Mesh lprism = mesh::make_l_prism();
+  const Pose a0 =
+      Pose::from_quaternion(0.75212953299259144, 0.19907713360484733, 0.52890633117951591, 0.33900966551744238);
+  const Pose a1 =
+      Pose::from_quaternion(0.76370918302134072, 0.19579564632440499, 0.49660287766532502, 0.36303984704685388);
+  const Pose b0 =
+      Pose::from_quaternion(0.99712975679965721, 0.036522617346491947, -0.046422559474047928, -0.047363408858493432,
+                            Vec3(-1.487927309813974, -2.2262465091869768, 0.58185830284324236));
+  const Pose b1 =
+      Pose::from_quaternion(0.97484859058698292, 0.20257430298041365, 0.09190413251778197, -0.013693342496498439,
+                            Vec3(-0.071108866435949547, 1.7113635580292959, -1.4057778052362508));
+  const ScrewResult e = screw_collisions(tet, a0, a1, lprism, b0, b1);
+  const ScrewResult r = screw_collisions(tet, a0, a1, lprism, b0, b1, raster_options());
+  ASSERT_TRUE(e.contact);
+  ASSERT_EQ(e.collisions.front().type, CollisionType::ee);
+  ASSERT_TRUE(r.contact);
+  EXPECT_NEAR(r.toi, e.toi, 1e-9);
+}
+
 TEST(Raster, NoMotionOrFarApartGivesNothing) {
   const Mesh a = mesh::make_box(Vec3(1, 1, 1));
   EXPECT_FALSE(screw_collisions(a, Pose(), Pose(), a, at(5), at(5), raster_options()).contact);
@@ -556,6 +580,51 @@ TEST(RasterRandom, TranslationsMatchExact) {
     }
     EXPECT_GE(hits, 15) << pc.name;
     std::printf("[ %s ] 60 translations: %d hits, 0 missed\n", pc.name, hits);
+  }
+}
+
+// Large relative rotations (up to 143 degrees) while B passes by or through A: the case that once
+// missed a proper edge-edge first contact (tet vs L-prism: two nearly parallel projected edges
+// whose crossing on the screen is far from where their screen times match). Starts that overlap
+// are skipped.
+TEST(RasterRandom, LargeRotationsMatchExact) {
+  struct Case {
+    const char* name;
+    Mesh a, b;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"tet-lprism", mesh::make_tetrahedron(), mesh::make_l_prism()});
+  cases.push_back({"car-torus", mesh::make_car(), mesh::make_torus(1, 0.3)});
+  const std::uint64_t seed = 5407;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  for (const Case& pc : cases) {
+    int hits = 0, runs = 0;
+    for (int k = 0; runs < 100 && k < 400; ++k) {
+      const double reach = pc.a.bounding_sphere().radius + pc.b.bounding_sphere().radius;
+      const Pose a0 = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
+      const Pose a1 = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a0;
+      const Vec3 dir = random_unit(rng);
+      const Pose turn = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
+      const Vec3 offset = reach * 1.2 * u01(rng) * random_unit(rng);
+      const Pose b0 = Pose::from_matrix(turn.rotation(), reach * (1.02 + 0.5 * u01(rng)) * dir + offset);
+      const Mat3 r_end = random_rotation_pose(rng, 2.5, Vec3::Zero()).rotation() * turn.rotation();
+      const Pose b1 = Pose::from_matrix(r_end, -reach * (0.2 + 2.5 * u01(rng)) * dir + offset);
+      const ScrewResult e = screw_collisions(pc.a, a0, a1, pc.b, b0, b1);
+      const testing::Reference start(pc.a, pc.b, a0.inverse() * b0, e.screw);
+      if (start.intersect(0)) continue;
+      ++runs;
+      const ScrewResult r = screw_collisions(pc.a, a0, a1, pc.b, b0, b1, raster_options());
+      const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
+      EXPECT_EQ(r.status, Status::converged) << label;
+      ASSERT_EQ(r.contact, e.contact) << label << (e.contact ? ": MISSED a contact at " + std::to_string(e.toi) : "");
+      if (!e.contact) continue;
+      ++hits;
+      EXPECT_NEAR(r.toi, e.toi, 1e-9) << label;
+    }
+    EXPECT_EQ(runs, 100) << pc.name;
+    EXPECT_GE(hits, 25) << pc.name;
+    std::printf("[ %s ] %d motions with large rotations: %d hits, 0 missed\n", pc.name, runs, hits);
   }
 }
 
