@@ -278,6 +278,12 @@ class Resolver {
     // branch and bound away from places where the edges are parallel and far apart (e.g. a step
     // that ends with B's original orientation), where the triple product has a double zero and
     // the bisection would spend its interval budget.
+    {
+      // The whole window first: most candidates end here.
+      Vec3 q, e;
+      triple.motion((lo + hi) / 2, q, e);
+      if (segment_distance(pa, da, q, e) > edge_speed * (hi - lo) / 2 + tolerance()) return;
+    }
     const int slabs =
         std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
     for (int k = 0; k < slabs; ++k) {
