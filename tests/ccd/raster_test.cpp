@@ -180,6 +180,45 @@ TEST(Raster, SeedFigure2AlignedSquaresTouchTogether) {
   }
 }
 
+// Seed section 5: a vertex that lands exactly on an edge (a VE collision) is resolved into one
+// vertex-face collision, against the adjacent face that maximises properness. B, a cube turned
+// corner first, slides diagonally onto A's edge {x = 1, z = 1}; the exact mode reports the vertex
+// against both faces of that edge, the raster the better one only.
+TEST(Raster, VertexOnEdgeResolvesToTheMostProperFace) {
+  const Mesh a = mesh::make_box(Vec3(1, 1, 1));
+  const Mesh b = mesh::make_box(Vec3(0.3, 0.3, 0.3));
+  // Turn B's corner (-1, -1, -1) towards (-1, 0, -1), and a little about that axis so that the two
+  // faces of A's edge see the vertex's edges differently.
+  const Vec3 from = Vec3(-1, -1, -1).normalized(), to = Vec3(-1, 0, -1).normalized();
+  const Mat3 turn = Eigen::AngleAxisd(0.2, to).toRotationMatrix() *
+                    Eigen::Quaterniond::FromTwoVectors(from, to).toRotationMatrix();
+  const Vec3 corner = turn * Vec3(-0.3, -0.3, -0.3);
+  const Vec3 hit(1, 0.2, 1);  // where the corner meets the edge
+  const Pose b0 = Pose::from_matrix(turn, hit - corner + Vec3(1, 0, 1));
+  const Pose b1 = Pose::from_matrix(turn, hit - corner - Vec3(1, 0, 1));
+  ScrewOptions all = raster_options();
+  all.properness_threshold = -1;
+  ScrewOptions exact_all;
+  exact_all.properness_threshold = -1;
+  const ScrewResult e = screw_collisions(a, Pose(), Pose(), b, b0, b1, exact_all);
+  const ScrewResult r = screw_collisions(a, Pose(), Pose(), b, b0, b1, all);
+  ASSERT_TRUE(e.contact);
+  ASSERT_TRUE(r.contact);
+  EXPECT_NEAR(r.toi, 0.5, 1e-9);
+  auto face_vertex_at_toi = [](const ScrewResult& res) {
+    std::vector<Collision> out;
+    for (const Collision& c : res.collisions) {
+      if (c.type == CollisionType::fv && std::abs(c.time - res.toi) < 1e-9) out.push_back(c);
+    }
+    return out;
+  };
+  const auto exact_fv = face_vertex_at_toi(e), raster_fv = face_vertex_at_toi(r);
+  ASSERT_EQ(exact_fv.size(), 2u) << "the vertex against both faces of the edge";
+  ASSERT_EQ(raster_fv.size(), 1u) << "resolved to one face";
+  EXPECT_EQ(raster_fv[0].vertex, exact_fv[0].vertex);
+  EXPECT_NEAR(raster_fv[0].properness, std::max(exact_fv[0].properness, exact_fv[1].properness), 1e-12);
+}
+
 TEST(Raster, CrossedRidgesGiveOneProperEdgeEdgeContact) {
   const Mesh cube = mesh::make_box(Vec3(0.5, 0.5, 0.5));
   const double q = std::numbers::pi / 4, ridge = std::sqrt(0.5);
