@@ -341,7 +341,9 @@ class Solver {
   std::vector<Collision> found_;
 };
 
-void validate(const ScrewOptions& o) {
+}  // namespace
+
+void detail::validate_screw_options(const ScrewOptions& o) {
   if (o.method != ScrewMethod::exact && o.method != ScrewMethod::raster) {
     throw InvalidInput("method", "unknown screw method " + std::to_string(static_cast<int>(o.method)));
   }
@@ -359,11 +361,9 @@ void validate(const ScrewOptions& o) {
   if (o.max_subdivision < 0) throw InvalidInput("max_subdivision", "must be >= 0");
 }
 
-}  // namespace
-
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
-  validate(options);
+  detail::validate_screw_options(options);
   if (options.method == ScrewMethod::raster) return detail::raster_screw_collisions(a, a_start, a_end, b, b_start, b_end, options);
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));

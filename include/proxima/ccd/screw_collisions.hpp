@@ -150,4 +150,10 @@ struct ScrewResult {
 ScrewResult screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                              const Pose& b_start, const Pose& b_end, const ScrewOptions& options = {});
 
+namespace detail {
+/// The option checks of screw_collisions (InvalidInput naming the field), for callers that run
+/// many queries with one options struct and want to refuse it once (the batch layer).
+void validate_screw_options(const ScrewOptions& options);
+}  // namespace detail
+
 }  // namespace proxima::ccd
