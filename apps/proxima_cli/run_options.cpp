@@ -16,7 +16,7 @@ const char* const kRunHelp =
     "options:\n"
     "  --format json|table   json (default): one JSON object per line per query;\n"
     "                        table: an aligned table for people (id, kind, method, answer, ...)\n"
-    "  --method gjk|ipm|lp|glide\n"
+    "  --method gjk|ipm|lp|glide|raster\n"
     "                        force this algorithm on every query (overrides each query's \"method\");\n"
     "                        a query it does not apply to gets an error line\n"
     "  --repeat N            run each query N more times and add \"time_us\" (median),\n"
@@ -122,9 +122,9 @@ ParsedRunArgs parse_run_args(const std::vector<std::string>& args) {
       }
     } else if (arg == "--method") {
       std::string v;
-      if (!take_value(v)) return error("--method: missing value (gjk, ipm, lp or glide)");
-      if (v != "gjk" && v != "ipm" && v != "lp" && v != "glide") {
-        return error("--method: expected gjk, ipm, lp or glide, got \"" + v + "\"");
+      if (!take_value(v)) return error("--method: missing value (gjk, ipm, lp, glide or raster)");
+      if (v != "gjk" && v != "ipm" && v != "lp" && v != "glide" && v != "raster") {
+        return error("--method: expected gjk, ipm, lp, glide or raster, got \"" + v + "\"");
       }
       o.method = v;
     } else if (arg == "--repeat") {

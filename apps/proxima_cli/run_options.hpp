@@ -15,7 +15,7 @@ struct RunOptions {
   /// SCENE.json, or "-" for standard input.
   std::string source;
   OutputFormat format = OutputFormat::json;
-  /// "" = each query's own "method" (or automatic); else gjk / ipm / lp / glide for every query.
+  /// "" = each query's own "method" (or automatic); else gjk / ipm / lp / glide / raster for every query.
   std::string method;
   /// Times each query this many extra times (0 = no timing); adds time_us / time_min_us / repeats.
   int repeat = 0;

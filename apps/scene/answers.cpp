@@ -214,10 +214,11 @@ Answer answer_interval_translate(const QueryInput& in) {
   return out;
 }
 
-// All collisions of a screw-motion step between two meshes (ccd::screw_collisions, exact mode).
+// All collisions of a screw-motion step between two meshes (ccd::screw_collisions: method "glide"
+// or automatic is the exact mode, "raster" the seed's collision screen).
 Answer answer_screw(const QueryInput& in) {
   const QuerySpec& q = in.query;
-  if (!method_is(q, {"glide"})) return method_refusal(q, "glide");
+  if (!method_is(q, {"glide", "raster"})) return method_refusal(q, "glide, raster");
   for (const char* side : {"a", "b"}) {
     const BuiltShape* s = side[0] == 'a' ? in.a : in.b;
     if (!s->mesh) {
@@ -225,10 +226,13 @@ Answer answer_screw(const QueryInput& in) {
                     "; screw queries need mesh shapes (or full-dimensional polytopes)");
     }
   }
-  const ccd::ScrewResult r = ccd::screw_collisions(*in.a->mesh, q.pose_a, *q.pose_a_end, *in.b->mesh, q.pose_b, *q.pose_b_end);
+  ccd::ScrewOptions options;
+  if (q.method == "raster") options.method = ccd::ScrewMethod::raster;
+  const ccd::ScrewResult r =
+      ccd::screw_collisions(*in.a->mesh, q.pose_a, *q.pose_a_end, *in.b->mesh, q.pose_b, *q.pose_b_end, options);
   Answer out;
   out.ok = true;
-  out.method = "glide";
+  out.method = q.method == "raster" ? "raster" : "glide";
   out.fields["contact"] = r.contact;
   out.fields["toi"] = number(r.toi);
   out.fields["point"] = vector3(r.point);

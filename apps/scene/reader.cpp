@@ -488,8 +488,8 @@ void read_query_body(const Json& j, const std::string& path, const Json& shapes,
 
   if (j.contains("method")) {
     q.method = read_string(j["method"], path + ".method");
-    if (q.method != "gjk" && q.method != "ipm" && q.method != "lp" && q.method != "glide") {
-      fail(path + ".method", "unknown method \"" + q.method + "\" (expected one of gjk, ipm, lp, glide)");
+    if (q.method != "gjk" && q.method != "ipm" && q.method != "lp" && q.method != "glide" && q.method != "raster") {
+      fail(path + ".method", "unknown method \"" + q.method + "\" (expected one of gjk, ipm, lp, glide, raster)");
     }
   }
 

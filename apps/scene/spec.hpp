@@ -153,7 +153,7 @@ struct QuerySpec {
   /// lp_intersect / lp_contains: n-dimensional point sets (all rows the same dimension n >= 1).
   std::vector<Eigen::VectorXd> points_a;
   std::vector<Eigen::VectorXd> points_b;
-  std::string method;         // "" = automatic; else gjk / ipm / lp / glide
+  std::string method;         // "" = automatic; else gjk / ipm / lp / glide / raster
   std::string error;
 };
 

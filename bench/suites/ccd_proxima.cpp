@@ -3,9 +3,9 @@
 //  - proxima_exact:        ccd::screw_collisions, exact mode, every collision of the step;
 //  - proxima_exact_first:  the same with first_contact_only (stops after the earliest time slab
 //                          that holds a collision);
-//  - proxima_raster:       ScrewMethod::raster with its default options (seed 004's collision
-//                          screen); while the library refuses the method the row says "not
-//                          implemented", and it is measured as soon as the method lands;
+//  - proxima_raster:       ScrewMethod::raster with its default (medium) resolution (seed 004's
+//                          collision screen); proxima_raster_low / _high: the low and high
+//                          presets; proxima_raster_first: medium with first_contact_only;
 //  - proxima_toi_box, proxima_toi_polytope: ccd::toi_screw (conservative advancement on GJK
 //                          distances under the same screw), convex cases only, the bodies as Box
 //                          (cube) or as the Polytope of the mesh's vertices.
@@ -30,19 +30,19 @@ constexpr double kExactTimeTolerance = 1e-9;
 /// scale; FCL: a step below its toc_err, 1e-4 by default). Both families are judged by FCL's
 /// documented time error, 1e-4 of the step.
 constexpr double kAdvancementTimeTolerance = 1e-4;
-/// Raster mode: until its options name a time resolution, the pixel size over the speed of seed
-/// 004's medium resolution is of the order of 1e-2 of the step.
-constexpr double kRasterFallbackTolerance = 1e-2;
+/// Raster mode: the screen only selects the candidate feature pairs; every reported time is a
+/// root of the exact mode's contact functions (ccd/screw_collisions.hpp), so its first contact is
+/// judged by the exact mode's tolerance, not by its time resolution.
+constexpr double kRasterTimeTolerance = kExactTimeTolerance;
 
-/// The raster mode's time resolution when its options have one (the raster engineer adds it),
-/// else the fallback. A template so that the member test is a substitution, not an error.
-template <class Options>
-double raster_tolerance(const Options& options) {
-  if constexpr (requires { options.time_resolution; }) {
-    return static_cast<double>(options.time_resolution);
-  } else {
-    return kRasterFallbackTolerance;
-  }
+/// Raster options at a resolution preset (core/tolerance.hpp).
+ccd::ScrewOptions raster_options(double pixel_size, double time_resolution, bool first_contact_only = false) {
+  ccd::ScrewOptions o;
+  o.method = ccd::ScrewMethod::raster;
+  o.pixel_size = pixel_size;
+  o.time_resolution = time_resolution;
+  o.first_contact_only = first_contact_only;
+  return o;
 }
 
 class ScrewRow final : public CcdImplementation {
@@ -122,9 +122,18 @@ std::vector<std::unique_ptr<CcdImplementation>> make_proxima_ccd() {
                                             "screw_collisions, exact mode, all collisions of the step"));
   rows.push_back(std::make_unique<ScrewRow>("proxima_exact_first", ccd::ScrewOptions{.first_contact_only = true},
                                             kExactTimeTolerance, "screw_collisions, exact mode, first_contact_only"));
-  rows.push_back(std::make_unique<ScrewRow>("proxima_raster", ccd::ScrewOptions{.method = ccd::ScrewMethod::raster},
-                                            raster_tolerance(ccd::ScrewOptions{}),
-                                            "screw_collisions, ScrewMethod::raster, default options"));
+  rows.push_back(std::make_unique<ScrewRow>(
+      "proxima_raster", raster_options(kCcdRasterPixelSizeMedium, kCcdRasterTimeResolutionMedium), kRasterTimeTolerance,
+      "screw_collisions, ScrewMethod::raster, medium resolution (the default)"));
+  rows.push_back(std::make_unique<ScrewRow>(
+      "proxima_raster_first", raster_options(kCcdRasterPixelSizeMedium, kCcdRasterTimeResolutionMedium, true),
+      kRasterTimeTolerance, "screw_collisions, ScrewMethod::raster, medium resolution, first_contact_only"));
+  rows.push_back(std::make_unique<ScrewRow>(
+      "proxima_raster_low", raster_options(kCcdRasterPixelSizeLow, kCcdRasterTimeResolutionLow), kRasterTimeTolerance,
+      "screw_collisions, ScrewMethod::raster, low resolution"));
+  rows.push_back(std::make_unique<ScrewRow>(
+      "proxima_raster_high", raster_options(kCcdRasterPixelSizeHigh, kCcdRasterTimeResolutionHigh), kRasterTimeTolerance,
+      "screw_collisions, ScrewMethod::raster, high resolution"));
   rows.push_back(std::make_unique<ToiRow<Box>>("proxima_toi_box", "ccd::toi_screw on Box shapes (cube case)"));
   rows.push_back(std::make_unique<ToiRow<Polytope>>("proxima_toi_polytope",
                                                     "ccd::toi_screw on the Polytope of the mesh vertices (convex cases)"));

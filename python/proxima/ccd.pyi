@@ -68,6 +68,10 @@ class ScrewOptions:
     parallel_tolerance: float
     max_time_slabs: int
     slab_sweep_fraction: float
+    pixel_size: float
+    time_resolution: float
+    max_pixel_records: int
+    max_subdivision: int
     def __init__(self, **kwargs: object) -> None: ...
 
 class Collision:

@@ -149,7 +149,11 @@ void bind_ccd(py::module_& parent) {
       .def_readwrite("feature_tolerance", &ccd::ScrewOptions::feature_tolerance)
       .def_readwrite("parallel_tolerance", &ccd::ScrewOptions::parallel_tolerance)
       .def_readwrite("max_time_slabs", &ccd::ScrewOptions::max_time_slabs)
-      .def_readwrite("slab_sweep_fraction", &ccd::ScrewOptions::slab_sweep_fraction);
+      .def_readwrite("slab_sweep_fraction", &ccd::ScrewOptions::slab_sweep_fraction)
+      .def_readwrite("pixel_size", &ccd::ScrewOptions::pixel_size)
+      .def_readwrite("time_resolution", &ccd::ScrewOptions::time_resolution)
+      .def_readwrite("max_pixel_records", &ccd::ScrewOptions::max_pixel_records)
+      .def_readwrite("max_subdivision", &ccd::ScrewOptions::max_subdivision);
 
   py::class_<ccd::Collision>(m, "Collision", "One collision of a step (world frame at its time).")
       .def_property_readonly("type", [](const ccd::Collision& c) { return std::string(ccd::to_string(c.type)); },

@@ -178,9 +178,9 @@ def test_argument_errors_name_the_argument(rng):
         proxima.batch_toi_screw(a, rows, rows[:3], b, rows, rows)
     with pytest.raises(TypeError, match=r"a: expected a proxima.mesh.Mesh"):
         proxima.batch_screw_first_contact(a, rows, rows, mesh.box((1, 1, 1)), rows, rows)
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="pixel_size"):
         cube = mesh.box((1, 1, 1))
         proxima.batch_screw_first_contact(cube, rows, rows, cube, rows, rows,
-                                          options=ccd.ScrewOptions(method=ccd.ScrewMethod.raster))
+                                          options=ccd.ScrewOptions(method=ccd.ScrewMethod.raster, pixel_size=0.0))
     with pytest.raises(ValueError, match="threads"):
         proxima.batch_toi_translate(a, rows, np.zeros(3), b, rows, np.zeros(3), 1.0, threads=1000)

@@ -160,9 +160,12 @@ def test_screw_collisions_sliding_cubes_closed_form():
     assert only_first.toi == r.toi and len(only_first.collisions) <= len(r.collisions)
     miss = ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, at(5, 3, 0), at(1, 3, 0))
     assert not miss.contact and np.isnan(miss.toi) and len(miss.collisions_array) == 0
-    with pytest.raises(ValueError, match="method"):
+    raster = ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, start, end,
+                                  ccd.ScrewOptions(method=ccd.ScrewMethod.raster))
+    assert raster.contact and raster.toi == pytest.approx(r.toi, abs=1e-9)
+    with pytest.raises(ValueError, match="pixel_size"):
         ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, start, end,
-                             ccd.ScrewOptions(method=ccd.ScrewMethod.raster))
+                             ccd.ScrewOptions(method=ccd.ScrewMethod.raster, pixel_size=0.0))
     with pytest.raises(TypeError, match="first_contact"):
         ccd.ScrewOptions(first_contact=True)
 

@@ -259,10 +259,8 @@ void toi_screw(std::span<const AnyConvex> a, const PoseArray& a_start, const Pos
 void screw_first_contact(std::span<const mesh::Mesh> a, const PoseArray& a_start, const PoseArray& a_end,
                          std::span<const mesh::Mesh> b, const PoseArray& b_start, const PoseArray& b_end,
                          const ToiOutputs& out, const ScrewBatchOptions& options) {
-  // Refused once here rather than once per element.
-  if (options.screw.method == ccd::ScrewMethod::raster) {
-    throw InvalidInput("method", "raster is not implemented (use exact)");
-  }
+  // Options are refused once here rather than once per element.
+  ccd::detail::validate_screw_options(options.screw);
   run_screw(a, a_start, a_end, b, b_start, b_end, out, options.threads, options.bad_poses,
             [&](const mesh::Mesh& sa, const Pose& as, const Pose& ae, const mesh::Mesh& sb, const Pose& bs,
                 const Pose& be) { return scalar_screw_first_contact(sa, as, ae, sb, bs, be, options.screw); });

@@ -26,6 +26,12 @@ CollisionScreen make_collision_screen(const Screw& screw, const Vec3& facing) {
 
 ScreenPoint CollisionScreen::project(const Vec3& point, bool doppel) const {
   const Vec3 c = to_canonical * (point - origin);
+  double phi = std::hypot(c.x(), c.z()) > 0 ? std::atan2(c.x(), c.z()) : 0.0;
+  if (doppel) phi += 2 * std::numbers::pi;
+  return project_canonical(c, phi);
+}
+
+ScreenPoint CollisionScreen::project_canonical(const Vec3& c, double phi) const {
   ScreenPoint p;
   if (theta == 0) {
     p.r = c.x();
@@ -34,13 +40,14 @@ ScreenPoint CollisionScreen::project(const Vec3& point, bool doppel) const {
     p.phi = 0;
     return p;
   }
-  p.r = std::hypot(c.x(), c.z());
-  p.phi = p.r > 0 ? std::atan2(c.x(), c.z()) : 0.0;
-  if (doppel) p.phi += 2 * std::numbers::pi;
+  p.r = std::sqrt(c.x() * c.x() + c.z() * c.z());
+  p.phi = p.r > 0 ? phi : 0.0;
   const double arc = p.r * p.phi;
   const double speed_sq = p.r * p.r * theta * theta + glide * glide;
   if (!(speed_sq > 0)) {
-    p.h = 0;
+    // On the axis of a pure rotation: h = y r theta / (r |theta|) = y for every r > 0, so y is the
+    // continuous value here; t (phi / theta nearby) has no limit.
+    p.h = c.y();
     return p;
   }
   p.t = (arc * p.r * theta + c.y() * glide) / speed_sq;

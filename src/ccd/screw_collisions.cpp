@@ -4,7 +4,12 @@
 
 #include <proxima/core/error.hpp>
 
+#include "ccd/glide_raster.hpp"
+#include "ccd/plane_distance.hpp"
+#include "ccd/polygon_tests.hpp"
+#include "ccd/properness.hpp"
 #include "ccd/roots.hpp"
+#include "ccd/triple_product.hpp"
 
 #include <algorithm>
 #include <array>
@@ -70,56 +75,16 @@ Body make_body(const Mesh& m, const Pose& to_a) {
   return b;
 }
 
-// 2-D coordinates in the plane of normal n, dropping its dominant axis.
-Eigen::Vector2d drop_axis(const Vec3& p, int axis) { return {p[(axis + 1) % 3], p[(axis + 2) % 3]}; }
-
-double segment_distance_2d(const Eigen::Vector2d& p, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-  const Eigen::Vector2d ab = b - a;
-  const double len2 = ab.squaredNorm();
-  const double t = len2 > 0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
-  return (a + t * ab - p).norm();
-}
-
 // Is q (on or near the plane of face f) inside the face polygon, or within tol of its boundary?
-// Crossing-number test in the projection that drops the normal's dominant axis (works for
-// non-convex faces); the boundary distance is measured in that projection, scaled back by the
-// normal's dominant component so it is not larger than the true 3-D distance.
+// The boundary distance is measured in the projection that drops the normal's dominant axis,
+// scaled back by the normal's dominant component so it is not larger than the true 3-D distance;
+// the coarse test keeps anything within tol in the projection (which shrinks distances), so it
+// never rejects a point within tol in 3-D.
 bool inside_face(const Body& body, int f, const Vec3& q, double tol, bool coarse = false) {
-  auto ids = body.mesh->face(f);
-  int axis = 0;
-  body.n[f].cwiseAbs().maxCoeff(&axis);
-  const Eigen::Vector2d p = drop_axis(q, axis);
-  bool inside = false;
-  double boundary = std::numeric_limits<double>::infinity();
-  const std::size_t k = ids.size();
-  for (std::size_t i = 0, j = k - 1; i < k; j = i++) {
-    const Eigen::Vector2d a = drop_axis(body.v[ids[i]], axis), b = drop_axis(body.v[ids[j]], axis);
-    if ((a.y() > p.y()) != (b.y() > p.y()) && p.x() < (b.x() - a.x()) * (p.y() - a.y()) / (b.y() - a.y()) + a.x()) {
-      inside = !inside;
-    }
-    boundary = std::min(boundary, segment_distance_2d(p, a, b));
-  }
-  // The coarse test keeps anything within tol in the projection (which shrinks distances), so it
-  // never rejects a point within tol in 3-D.
-  return inside || boundary <= (coarse ? tol : tol * std::abs(body.n[f][axis]));
+  return detail::inside_polygon(body.v, body.mesh->face(f), body.n[f], q, tol, coarse);
 }
 
-// Distance between segments p + [0,1] d and q + [0,1] e (closest points clamped to both).
-double segment_distance(const Vec3& p, const Vec3& d, const Vec3& q, const Vec3& e) {
-  const Vec3 r = p - q;
-  const double a = d.squaredNorm(), ee = e.squaredNorm(), f = e.dot(r), c = d.dot(r), b = d.dot(e);
-  const double denom = a * ee - b * b;
-  double s = denom > 0 ? std::clamp((b * f - c * ee) / denom, 0.0, 1.0) : 0.0;
-  double t = (b * s + f) / ee;
-  if (t < 0) {
-    t = 0;
-    s = std::clamp(-c / a, 0.0, 1.0);
-  } else if (t > 1) {
-    t = 1;
-    s = std::clamp((b - c) / a, 0.0, 1.0);
-  }
-  return (p + s * d - q - t * e).norm();
-}
+using detail::segment_distance;
 
 bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, double pad) {
   const double r = a.radius + b_radius + pad;
@@ -205,31 +170,6 @@ class SphereGrid {
   double max_radius_ = 0;
 };
 
-// The signed distance of a point x carried by a screw (angle alpha, glide gamma, unit axis v
-// through u) to a fixed plane n . y = d, in closed form: with w = x - u and phi = s alpha,
-//   f(s) = c0 + c1 sin(phi) + c2 (1 - cos(phi)) + c3 s,
-// c0 = n . x - d, c1 = n . (v x w), c2 = n . (v x (v x w)), c3 = gamma n . v. One sincos per
-// evaluation and no vector work; the slope bounds use the plane's view of the motion, |f'| <=
-// |alpha| hypot(c1, c2) + |c3| and |f''| <= alpha^2 hypot(c1, c2), which are never larger than
-// the point's speed and centripetal bounds and much smaller when n is nearly along the axis.
-struct PlaneDistance {
-  double c0, c1, c2, c3, alpha;
-  PlaneDistance(const Screw& screw, const Vec3& x, const Vec3& n, double d) : alpha(screw.angle) {
-    const Vec3 vw = screw.axis.cross(x - screw.axis_point);
-    c0 = n.dot(x) - d;
-    c1 = n.dot(vw);
-    c2 = n.dot(screw.axis.cross(vw));
-    c3 = screw.glide * n.dot(screw.axis);
-  }
-  double value(double s) const {
-    const double sh = std::sin(s * alpha / 2), ch = std::cos(s * alpha / 2);
-    return c0 + (2 * sh * ch) * c1 + (2 * sh * sh) * c2 + s * c3;
-  }
-  double slope(double s) const { return alpha * (c1 * std::cos(s * alpha) + c2 * std::sin(s * alpha)) + c3; }
-  double slope_bound() const { return std::abs(alpha) * std::hypot(c1, c2) + std::abs(c3); }
-  double curvature_bound() const { return alpha * alpha * std::hypot(c1, c2); }
-};
-
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
 struct Placement {
@@ -256,7 +196,7 @@ class Solver {
     const Vec3& nf = b_.n[fb];
     const double df = b_.d[fb];
     const double l1 = inverse_.speed(inverse_.axis_distance(p));  // how fast the point moves
-    const PlaneDistance plane(inverse_, p, nf, df);
+    const detail::PlaneDistance plane(inverse_, p, nf, df);
     const double d1 = plane.slope_bound(), d2 = plane.curvature_bound();
     auto f = [&](double s) { return plane.value(s); };
     auto dfun = [&](double s) { return plane.slope(s); };
@@ -289,7 +229,7 @@ class Solver {
     const Vec3& nf = a_.n[fa];
     const double df = a_.d[fa];
     const double l1 = screw_.speed(screw_.axis_distance(x));  // how fast the point moves
-    const PlaneDistance plane(screw_, x, nf, df);
+    const detail::PlaneDistance plane(screw_, x, nf, df);
     const double d1 = plane.slope_bound(), d2 = plane.curvature_bound();
     auto f = [&](double s) { return plane.value(s); };
     auto dfun = [&](double s) { return plane.slope(s); };
@@ -323,70 +263,14 @@ class Solver {
     const Vec3 da = a_.v[edge_a.v1] - pa;
     const Vec3& qb = b_.v[edge_b.v0];
     const Vec3 db = b_.v[edge_b.v1] - qb;
+    const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
+    if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     const double theta = screw_.angle;
-    const double la = da.norm(), lb = db.norm();
-    const double lb_perp = theta == 0 ? 0 : screw_.axis.cross(db).norm();
-    const double r0 = screw_.axis_distance(qb);
-    const double speed = screw_.speed(r0);
-    // Edges that stay parallel all step (pure translation, or both along the screw axis) never
-    // cross; their triple product is identically zero.
-    if ((theta == 0 || lb_perp <= opt_.parallel_tolerance * lb) && da.cross(db).norm() <= opt_.parallel_tolerance * la * lb) {
-      return;
-    }
-    // B's edge start q(s) and direction e(s) with a single sincos (the hot path of the query).
-    const Vec3& v = screw_.axis;
-    const Vec3 w0 = qb - screw_.axis_point, vw0 = v.cross(w0), vvw0 = v.cross(vw0);
-    const Vec3 vd = v.cross(db), vvd = v.cross(vd);
-    auto motion = [&](double s, Vec3& q, Vec3& e) {
-      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
-      q = qb + sn * vw0 + vers * vvw0 + (s * screw_.glide) * v;
-      e = db + sn * vd + vers * vvd;
-    };
-    // The triple product in closed form: with q - pa = sum_i a_i Q_i over a = (1, sin, 1 - cos, s)
-    // and e = sum_j b_j E_j over b = (1, sin, 1 - cos), f = sum k_ij a_i b_j, k_ij = Q_i . (da x E_j):
-    // one sincos and a few flops per evaluation.
-    const std::array<Vec3, 4> big_q{qb - pa, vw0, vvw0, screw_.glide * v};
-    const std::array<Vec3, 3> cross_e{da.cross(db), da.cross(vd), da.cross(vvd)};
-    std::array<std::array<double, 3>, 4> k{};
-    for (std::size_t i = 0; i < 4; ++i) {
-      for (std::size_t j = 0; j < 3; ++j) k[i][j] = big_q[i].dot(cross_e[j]);
-    }
-    auto basis = [&](double s, std::array<double, 4>& a, std::array<double, 3>& b, std::array<double, 4>& da_ds,
-                     std::array<double, 3>& db_ds) {
-      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-      const double sn = 2 * sh * ch, vers = 2 * sh * sh;
-      a = {1, sn, vers, s};
-      b = {1, sn, vers};
-      da_ds = {0, theta * (1 - vers), theta * sn, 1};
-      db_ds = {0, theta * (1 - vers), theta * sn};
-    };
-    auto f = [&](double s) {
-      std::array<double, 4> a, da_ds;
-      std::array<double, 3> b, db_ds;
-      basis(s, a, b, da_ds, db_ds);
-      double sum = 0;
-      for (std::size_t i = 0; i < 4; ++i) sum += a[i] * (k[i][0] * b[0] + k[i][1] * b[1] + k[i][2] * b[2]);
-      return sum;
-    };
-    auto dfun = [&](double s) {
-      std::array<double, 4> a, da_ds;
-      std::array<double, 3> b, db_ds;
-      basis(s, a, b, da_ds, db_ds);
-      double sum = 0;
-      for (std::size_t i = 0; i < 4; ++i) {
-        for (std::size_t j = 0; j < 3; ++j) sum += k[i][j] * (da_ds[i] * b[j] + a[i] * db_ds[j]);
-      }
-      return sum;
-    };
-    auto bounds = [&](double lo, double hi, double& b1, double& b2) {
-      const double h = (hi - lo) / 2;
-      Vec3 q, e;
-      motion((lo + hi) / 2, q, e);
-      const double reach = (q - pa).norm() + speed * h;
-      b1 = la * (speed * lb + reach * theta * lb_perp);
-      b2 = la * (theta * theta * r0 * lb + 2 * speed * theta * lb_perp + reach * theta * theta * lb_perp);
-    };
+    const double la = triple.la, lb = triple.lb, r0 = triple.r0;
+    auto motion = [&](double s, Vec3& q, Vec3& e) { triple.motion(s, q, e); };
+    auto f = [&](double s) { return triple.value(s); };
+    auto dfun = [&](double s) { return triple.slope(s); };
+    auto bounds = [&](double lo, double hi, double& b1, double& b2) { triple.bounds(lo, hi, b1, b2); };
     detail::RootLimits lim = limits_;
     lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
     const double vmax = screw_.speed(r0 + lb);
@@ -434,26 +318,12 @@ class Solver {
 
   template <class Rotate>
   double vertex_properness(const Body& body, int v, const Rotate& rotate, const Vec3& face_normal) const {
-    double worst = std::numeric_limits<double>::infinity();
-    for (int e : body.mesh->vertex_edges(v)) {
-      const mesh::Edge& ed = body.mesh->edge(e);
-      const int other = ed.v0 == v ? ed.v1 : ed.v0;
-      worst = std::min(worst, rotate((body.v[other] - body.v[v]).normalized()).dot(face_normal));
-    }
-    return worst;
+    return detail::vertex_properness(*body.mesh, body.v, v, rotate, face_normal);
   }
 
-  // Seed 004 formula (7): min{(n x eA).nA1, -(n x eA).nA2, -(n x eB).nB1, (n x eB).nB2}, with
-  // 1 the face left of the edge (seen from outside, walking v0 -> v1) and 2 the right one.
   double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const Vec3& ua, const Vec3& ub, const Vec3& n,
                          double s) const {
-    double worst = std::numeric_limits<double>::infinity();
-    const Vec3 na = n.cross(ua), nb = n.cross(ub);
-    worst = std::min(worst, na.dot(a_.n[ea.face_left]));
-    if (ea.face_right >= 0) worst = std::min(worst, -na.dot(a_.n[ea.face_right]));
-    worst = std::min(worst, -nb.dot(screw_.rotate(b_.n[eb.face_left], s)));
-    if (eb.face_right >= 0) worst = std::min(worst, nb.dot(screw_.rotate(b_.n[eb.face_right], s)));
-    return worst;
+    return detail::edge_properness(ea, eb, a_.n, b_.n, ua, ub, n, [&](const Vec3& d) { return screw_.rotate(d, s); });
   }
 
   void push(const Collision& c) {
@@ -471,9 +341,11 @@ class Solver {
   std::vector<Collision> found_;
 };
 
-void validate(const ScrewOptions& o) {
-  if (o.method == ScrewMethod::raster) {
-    throw InvalidInput("method", "the raster (collision screen) method is not implemented; use exact");
+}  // namespace
+
+void detail::validate_screw_options(const ScrewOptions& o) {
+  if (o.method != ScrewMethod::exact && o.method != ScrewMethod::raster) {
+    throw InvalidInput("method", "unknown screw method " + std::to_string(static_cast<int>(o.method)));
   }
   require_finite("properness_threshold", o.properness_threshold);
   require_positive("time_tolerance", o.time_tolerance);
@@ -483,13 +355,16 @@ void validate(const ScrewOptions& o) {
   if (o.max_root_iterations < 1) throw InvalidInput("max_root_iterations", "must be >= 1");
   if (o.max_intervals < 1) throw InvalidInput("max_intervals", "must be >= 1");
   if (o.max_time_slabs < 1) throw InvalidInput("max_time_slabs", "must be >= 1");
+  require_positive("pixel_size", o.pixel_size);
+  require_positive("time_resolution", o.time_resolution);
+  if (o.max_pixel_records < 1) throw InvalidInput("max_pixel_records", "must be >= 1");
+  if (o.max_subdivision < 0) throw InvalidInput("max_subdivision", "must be >= 0");
 }
-
-}  // namespace
 
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
-  validate(options);
+  detail::validate_screw_options(options);
+  if (options.method == ScrewMethod::raster) return detail::raster_screw_collisions(a, a_start, a_end, b, b_start, b_end, options);
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   const Screw a_motion = decompose(a_end * a_start.inverse());

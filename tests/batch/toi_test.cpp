@@ -175,6 +175,11 @@ TEST(BatchToi, ScrewEqualsScalarAndMeshBatchMatchesFullScrewCollisions) {
     mesh_options.threads = threads;
     ToiBatch meshes(kN);
     screw_first_contact(cubes, c.a_start, c.a_end, tets, c.b_start, c.b_end, meshes.outputs(), mesh_options);
+    // The raster method (seed 004 collision screen) in the same batch: the same first contacts.
+    ScrewBatchOptions raster_options = mesh_options;
+    raster_options.screw.method = ccd::ScrewMethod::raster;
+    ToiBatch rastered(kN);
+    screw_first_contact(cubes, c.a_start, c.a_end, tets, c.b_start, c.b_end, rastered.outputs(), raster_options);
     for (std::size_t i = 0; i < kN; ++i) {
       SCOPED_TRACE("seed " + std::to_string(kSeed + 2) + " threads " + std::to_string(threads) + " element " +
                    std::to_string(i));
@@ -184,6 +189,10 @@ TEST(BatchToi, ScrewEqualsScalarAndMeshBatchMatchesFullScrewCollisions) {
       expect_same(meshes, i,
                   scalar_screw_first_contact(cube_mesh, c.a_start[i], c.a_end[i], tet_mesh, c.b_start[i], c.b_end[i],
                                              first));
+      ASSERT_EQ(rastered.contact[i], meshes.contact[i]);
+      if (meshes.contact[i]) {
+        EXPECT_NEAR(rastered.toi[i], meshes.toi[i], 1e-9);
+      }
       if (threads != 1) continue;
       // The earliest collision of the full run (every collision listed) is the batch's answer.
       const ccd::ScrewResult full =
@@ -295,9 +304,11 @@ TEST(BatchToi, ArgumentErrorsNameTheArgument) {
   EXPECT_EQ(field_of([&] { toi_translate(a, p3, v1, b, p1, v1, 1.0, out.outputs(), bad_threads); }), "threads");
   EXPECT_EQ(field_of([&] { toi_screw(a, p3, p2, b, p1, p1, out.outputs()); }), "a_end");
   const std::vector<mesh::Mesh> m = {mesh::make_box(Vec3(1, 1, 1))};
-  ScrewBatchOptions raster;
-  raster.screw.method = ccd::ScrewMethod::raster;
-  EXPECT_EQ(field_of([&] { screw_first_contact(m, p1, p1, m, p1, p1, ToiBatch(1).outputs(), raster); }), "method");
+  ScrewBatchOptions bad_pixel;
+  bad_pixel.screw.method = ccd::ScrewMethod::raster;
+  bad_pixel.screw.pixel_size = 0;
+  EXPECT_EQ(field_of([&] { screw_first_contact(m, p1, p1, m, p1, p1, ToiBatch(1).outputs(), bad_pixel); }),
+            "pixel_size");
 }
 
 }  // namespace

@@ -153,9 +153,6 @@ TEST(ScrewCollisions, RefusesBadInput) {
   } catch (const InvalidInput& e) {
     EXPECT_EQ(e.field(), "rotation");
   }
-  ScrewOptions raster;
-  raster.method = ScrewMethod::raster;
-  EXPECT_THROW(screw_collisions(a, Pose(), Pose(), a, at(5), at(0), raster), InvalidInput);
   ScrewOptions bad;
   bad.time_tolerance = 0;
   EXPECT_THROW(screw_collisions(a, Pose(), Pose(), a, at(5), at(0), bad), InvalidInput);

@@ -157,6 +157,20 @@ TEST(CommandScrew, CubesSlidingIntoEachOther) {
   EXPECT_NE(r.lines[4]["message"].get<std::string>().find("shapes.missing_file"), std::string::npos) << r.lines[4];
 }
 
+// The same scene with the seed's raster method forced: the same first contact, named "raster".
+TEST(CommandScrew, RasterMethodGivesTheSameFirstContact) {
+  const CommandResult r = run_proxima("run '" + scene_path("screw.json") + "' --method raster");
+  EXPECT_EQ(r.exit_code, 1);  // the sphere is still not a mesh
+  ASSERT_EQ(r.lines.size(), 5u) << r.out;
+  const auto& hit = r.lines[0];
+  ASSERT_EQ(hit["status"], "ok") << hit;
+  EXPECT_EQ(hit["method"], "raster") << hit;
+  EXPECT_NEAR(hit["toi"].get<double>(), 2.0 / 3.0, 1e-9) << hit;
+  EXPECT_NEAR(hit["normal"][0].get<double>(), 1.0, 1e-9) << hit;
+  EXPECT_FALSE(r.lines[1]["contact"].get<bool>()) << r.lines[1];
+  EXPECT_NEAR(r.lines[3]["toi"].get<double>(), 2.0 / 3.0, 1e-9) << r.lines[3];
+}
+
 }  // namespace
 }  // namespace proxima::test
 

@@ -68,7 +68,7 @@ TEST(RunOptions, BadInvocationsExitTwoWithAMessage) {
   const Case cases[] = {
       {"run " + scene + " --format xml", "--format: expected json or table, got \"xml\""},
       {"run " + scene + " --format", "--format: missing value"},
-      {"run " + scene + " --method simplex", "--method: expected gjk, ipm, lp or glide"},
+      {"run " + scene + " --method simplex", "--method: expected gjk, ipm, lp, glide or raster"},
       {"run " + scene + " --repeat 0", "--repeat: expected a whole number"},
       {"run " + scene + " --repeat 2x", "--repeat: expected a whole number"},
       {"run " + scene + " --repeat=-3", "--repeat: expected a whole number"},

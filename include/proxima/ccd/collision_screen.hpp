@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The collision screen of seed 004 sections 7-8: the projection of points to screen coordinates
 // (r, h) and a screen time t such that a moving point of B and a fixed point of A can meet only
-// if they share (r, h), and then meet at time t_A - t_B. This is the first building block of the
-// seed's raster ("glide rotation") algorithm; the rasterisation, scans and doppeled face splits
-// built on it are NOT implemented yet (screw_collisions refuses ScrewMethod::raster).
+// if they share (r, h), and then meet at time t_A - t_B. The raster method of screw_collisions
+// (ScrewMethod::raster, src/ccd/glide_raster.cpp) draws both bodies on this screen.
 #pragma once
 
 #include <proxima/ccd/screw.hpp>
@@ -28,7 +27,8 @@ struct ScreenPoint {
 ///   t = (r phi * r theta + y g) / |D|^2,   h = (y * r theta - r phi * g) / |D|,
 /// with |D| = sqrt(r^2 theta^2 + g^2). A point carried for time s keeps r and h and gains s in t.
 /// For a pure translation the screen is the plane orthogonal to the motion: (r, h) = (x, z) and
-/// t = y / g. A point with |D| = 0 (on the axis of a pure rotation) never moves: t is NaN.
+/// t = y / g. A point with |D| = 0 (on the axis of a pure rotation) never moves: t is NaN and h
+/// is y, the limit of h there.
 struct CollisionScreen {
   Mat3 to_canonical = Mat3::Identity();
   Vec3 origin = Vec3::Zero();
@@ -40,6 +40,12 @@ struct CollisionScreen {
   /// body's points with phi in [-pi, -pi + theta] twice so that a moving point whose azimuth passes
   /// +pi during the step still finds them.
   ScreenPoint project(const Vec3& x, bool doppel = false) const;
+  /// The same projection for a point already in the canonical frame (c = to_canonical * (x -
+  /// origin)) with its azimuth phi given by the caller: the raster method projects each face part
+  /// with one continuous branch of the azimuth (phi in [-pi, 0], [0, pi], or doppeled [pi, pi +
+  /// theta]). phi is ignored for a translation. A point on the axis of a pure rotation (no motion)
+  /// gets t = NaN, as in project().
+  ScreenPoint project_canonical(const Vec3& c, double phi) const;
   /// True when the fixed body's point x needs the second (doppeled) projection: its azimuth lies in
   /// [-pi, -pi + theta]. Always false for a translation.
   bool needs_doppel(const Vec3& x) const;

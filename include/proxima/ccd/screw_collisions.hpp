@@ -15,8 +15,13 @@
 // section 9, per body and per feature). No root with a sign change is missed; a tangential touch
 // without crossing is not reported.
 //
-// The raster "collision screen" variant of seed 004 sections 7-9 is NOT implemented yet
-// (ScrewMethod::raster is refused).
+// Method ScrewMethod::raster (seed 004 sections 7-9, src/ccd/glide_raster.cpp): the backward-facing
+// parts of A and the forward-facing parts of B (faces clipped by omega(x) . n = 0) are projected to
+// the collision screen (r, h, t) of collision_screen.hpp, A's with doppeling, and drawn into rows of
+// pixels; scans of the rows give the vertex-in-face and edge-crossing candidates, whose times are
+// then found analytically (Newton / safe bracketing on the same contact functions as the exact
+// mode). The screen only chooses which pairs to examine, so a reported time is exact; a contact
+// whose features the screen does not bring together within a pixel is not found.
 #pragma once
 
 #include <proxima/ccd/screw.hpp>
@@ -57,8 +62,8 @@ struct Collision {
 
 /// Which algorithm answers.
 enum class ScrewMethod : std::uint8_t {
-  exact,   ///< analytic feature pairs with safe root finding (implemented)
-  raster,  ///< seed 004 collision screen rasterisation (not implemented: refused)
+  exact,   ///< every feature pair near enough (swept spheres), contact times by safe root finding
+  raster,  ///< seed 004 collision screen: candidate pairs from a rasterised screen, then Newton
 };
 
 /// Options of screw_collisions. Defaults from core/tolerance.hpp.
@@ -85,6 +90,15 @@ struct ScrewOptions {
   /// radius within it, and at most the larger of the bodies' mean edge lengths (then capped by
   /// max_time_slabs). Affects cost only, not the collisions found.
   double slab_sweep_fraction = kCcdSlabSweepFraction;
+  /// Raster only: side of a screen pixel relative to the scale (sum of the bounding radii). See
+  /// kCcdRasterPixelSize (Low / Medium / High presets there). Cost ~ 1 / pixel_size.
+  double pixel_size = kCcdRasterPixelSize;
+  /// Raster only: time resolution of the projected edges (fraction of the step), kCcdRasterTimeResolution.
+  double time_resolution = kCcdRasterTimeResolution;
+  /// Raster only: pixel records allowed per body; beyond it the result has Status::capacity_exceeded.
+  int max_pixel_records = kCcdRasterMaxPixelRecords;
+  /// Raster only: halvings allowed per projected edge piece; beyond it Status::iteration_limit.
+  int max_subdivision = kCcdRasterMaxSubdivision;
 };
 
 /// Everything screw_collisions found.
@@ -117,13 +131,30 @@ struct ScrewResult {
 /// collision; only features crossing during the step are). Open meshes (MeshOptions::allow_open)
 /// work; properness then uses the faces present.
 /// Throws InvalidInput: "rotation" when the relative (or A's own) rotation is at or beyond pi
-/// (see decompose), "method" for ScrewMethod::raster, an options field name for a bad option.
+/// (see decompose), an options field name for a bad option.
 /// Cost: O(K (V_a F_b + F_a V_b + E_a E_b)) sphere tests for K time slabs in the worst case (a
 /// sorted sweep over A's features prunes most), then per surviving pair a few flops of exclusion
 /// tests on B placed once per slab (plane / triple-product slope bounds, inside-face, segment
-/// distance), and a few dozen function evaluations per pair that passes them. Measured with
-/// tools/ccd_timing.
+/// distance), and a few dozen function evaluations per pair that passes them. Raster: O(P log P)
+/// to draw and sort P pixel records (P ~ edges * edge length / pixel_size of the facing parts),
+/// scans O(records per row) per projected vertex and per row, then the same per-pair root work on
+/// the candidates the screen yields (usually fewer than the exact mode's). Measured by
+/// `proxima_bench --suite=ccd` (rows proxima_exact, proxima_exact_first, proxima_raster;
+/// docs/benchmarks.md, "CCD").
+/// Raster specifics: every collision it reports is a root of the same contact functions as the
+/// exact mode (times to time_tolerance), so it reports a subset of the exact mode's collisions:
+/// those whose features the screen brings within a pixel (in tests/ccd/raster_test.cpp: every
+/// first contact of over 600 seeded motions, at pixel sizes 1/4 to 1/256); it leaves out contacts
+/// of features on no backward- (A) / forward-facing (B) face (seed 4.2), e.g. a reflex vertex
+/// whose faces all face away from the motion, which cannot be a first contact.
+/// Status capacity_exceeded when a body needs more than max_pixel_records records.
 ScrewResult screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                              const Pose& b_start, const Pose& b_end, const ScrewOptions& options = {});
+
+namespace detail {
+/// The option checks of screw_collisions (InvalidInput naming the field), for callers that run
+/// many queries with one options struct and want to refuse it once (the batch layer).
+void validate_screw_options(const ScrewOptions& options);
+}  // namespace detail
 
 }  // namespace proxima::ccd

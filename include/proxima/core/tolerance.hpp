@@ -229,6 +229,33 @@ inline constexpr double kCcdPropernessThreshold = -0.1;
 inline constexpr double kCcdSlabSweepFraction = 0.5;
 /// Exact ccd culling: cap on the number of time slabs (the cost of the sphere tests grows with it).
 inline constexpr int kCcdMaxTimeSlabs = 32;
+/// Raster ccd (seed 004 sections 7-9): side of a collision-screen pixel, relative to the scale
+/// (sum of the two bounding radii; unitless). The screen's rows are this wide in r, and projected
+/// edges are followed to half of it in h. Cost grows about as 1 / pixel (records per edge); the
+/// candidate pairs only get looser when it grows: contact times are refined analytically, so it
+/// bounds nothing in the answer except which near-boundary pairs are examined. Seed 9.1 quotes
+/// "a short edge is about 6 / 12 / 24 pixels" for low / medium / high; these presets are 1/16,
+/// 1/32 and 1/64 of the scale (a unit cube against a unit cube: an edge is about 18 pixels at medium).
+inline constexpr double kCcdRasterPixelSizeLow = 1.0 / 16;
+inline constexpr double kCcdRasterPixelSizeMedium = 1.0 / 32;
+inline constexpr double kCcdRasterPixelSizeHigh = 1.0 / 64;
+inline constexpr double kCcdRasterPixelSize = kCcdRasterPixelSizeMedium;
+/// Raster ccd: time resolution of the projected edges (fraction of the step, unitless): an edge's
+/// projection is subdivided until linear interpolation of the screen time is within this (seed
+/// section 9, third step). It bounds the error of the edge-edge time estimates that seed the
+/// analytic refinement; smaller costs more subdivision.
+inline constexpr double kCcdRasterTimeResolutionLow = 1.0 / 32;
+inline constexpr double kCcdRasterTimeResolutionMedium = 1.0 / 64;
+inline constexpr double kCcdRasterTimeResolutionHigh = 1.0 / 128;
+inline constexpr double kCcdRasterTimeResolution = kCcdRasterTimeResolutionMedium;
+/// Raster ccd: cap on pixel records (one per projected edge piece and screen row) per body and
+/// query; running out gives Status::capacity_exceeded with the collisions found on the records
+/// that fit. About 24 bytes each.
+inline constexpr int kCcdRasterMaxPixelRecords = 1 << 20;
+/// Raster ccd: cap on the halvings of one projected edge piece by the divide and conquer of seed
+/// section 9 (2^depth pieces at most); hitting it gives Status::iteration_limit (the piece is then
+/// drawn straight). Only edges that pass within about pixel * 2^-depth of the screw axis need it.
+inline constexpr int kCcdRasterMaxSubdivision = 20;
 /// Convex time of impact (conservative advancement): contact is declared when the GJK distance
 /// falls below this times the scale (unitless). The reported time is then early by at most this
 /// times scale / closing speed. Smaller costs iterations near grazing contact.

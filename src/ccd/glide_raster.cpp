@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: MIT
+// The raster method of screw_collisions: see glide_raster.hpp and seed 004 section 9.
+#include "ccd/glide_raster.hpp"
+
+#include <proxima/ccd/collision_screen.hpp>
+
+#include "ccd/plane_distance.hpp"
+#include "ccd/polygon_tests.hpp"
+#include "ccd/properness.hpp"
+#include "ccd/raster_screen.hpp"
+#include "ccd/roots.hpp"
+#include "ccd/triple_product.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <utility>
+
+namespace proxima::ccd::detail {
+namespace {
+
+using mesh::Mesh;
+
+// The branch and bound hands its monotone brackets straight to the regula falsi refinement (no
+// coarse bisection first: unlike the exact mode, the raster has no cheap pre-check to run on a
+// coarse bracket), so the coarse width is the whole step.
+constexpr double kCoarseBracket = 1;
+// Two reports of the same features closer in time than this are one collision (the same contact
+// seen through two parts or two doppel copies), and a vertex meeting two faces within it meets
+// their common edge or vertex (the seed's VE / VV case). A fraction of the step.
+constexpr double kSameTime = 1e-9;
+// Rounding allowance of a contact function evaluation, in ulps of its terms' magnitude (the exact
+// mode's value).
+constexpr double kRoundingUlps = 256;
+// Edge-edge windows are searched in slabs of at most 1 / kEdgeSlabsPerStep of the step (cost only,
+// see Resolver::edge_edge).
+constexpr double kEdgeSlabsPerStep = 32;
+// Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
+constexpr int kMaxSphereSamples = 64;
+
+// One body in A's local frame at s = 0.
+struct Geometry {
+  const Mesh* mesh = nullptr;
+  std::vector<Vec3> v, n;
+  std::vector<double> d;
+};
+
+Geometry make_geometry(const Mesh& m, const Pose& to_a) {
+  Geometry g;
+  g.mesh = &m;
+  for (const Vec3& p : m.vertices()) g.v.push_back(to_a.apply(p));
+  for (int f = 0; f < m.num_faces(); ++f) {
+    g.n.push_back(to_a.rotate(m.face_normal(f)));
+    Vec3 c = Vec3::Zero();
+    for (int id : m.face(f)) c += g.v[id];
+    g.d.push_back(g.n.back().dot(c / static_cast<double>(m.face(f).size())));
+  }
+  return g;
+}
+
+// Closest points of two screen segments: parameters (alpha, beta) in [0, 1] and the distance.
+struct Closest2d {
+  double alpha, beta, distance;
+};
+
+Closest2d closest_2d(const ScreenSegment& p, const ScreenSegment& q) {
+  const Eigen::Vector2d p0(p.r0, p.h0), d(p.r1 - p.r0, p.h1 - p.h0), q0(q.r0, q.h0), e(q.r1 - q.r0, q.h1 - q.h0);
+  const Eigen::Vector2d w = p0 - q0;
+  const double a = d.squaredNorm(), ee = e.squaredNorm(), b = d.dot(e), c = d.dot(w), f = e.dot(w);
+  const double denom = a * ee - b * b;
+  double s = denom > 0 ? std::clamp((b * f - c * ee) / denom, 0.0, 1.0) : 0.0;
+  double t = ee > 0 ? (b * s + f) / ee : 0.0;
+  if (t < 0) {
+    t = 0;
+    s = a > 0 ? std::clamp(-c / a, 0.0, 1.0) : 0.0;
+  } else if (t > 1) {
+    t = 1;
+    s = a > 0 ? std::clamp((b - c) / a, 0.0, 1.0) : 0.0;
+  }
+  return {s, t, (p0 + s * d - q0 - t * e).norm()};
+}
+
+double point_segment_distance(double r, double h, const ScreenSegment& s) {
+  return segment_distance_2d({r, h}, {s.r0, s.h0}, {s.r1, s.h1});
+}
+
+// Seed section 9, fifth step, for one direction: the (vertex of `points`, face of `faces`) pairs
+// whose projections meet. A face part holds a projected vertex when the boundary pieces of the
+// part that cross the vertex's r below its h are odd in number (half-open in r, so a piece end on
+// the line counts once); it is also a candidate when a piece passes within `pad` (the projected
+// boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
+std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad) {
+  std::vector<std::pair<int, int>> out;
+  // Per part: crossing parity, near the boundary, already listed in `touched`.
+  constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
+  std::vector<unsigned char> state(faces.parts.size(), 0);
+  std::vector<int> touched;
+  for (const VertexRecord& v : points.vertices) {
+    if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
+    touched.clear();
+    for (int k = v.row - 1; k <= v.row + 1; ++k) {
+      for (const PixelRecord& rec : faces.row(k)) {
+        if (rec.hmin > v.h + pad) break;
+        const ScreenSegment& s = faces.segments[rec.segment];
+        unsigned char& st = state[s.part];
+        const unsigned char before = st;
+        if (k == v.row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
+          const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+          if (h < v.h) st ^= kOddCrossings;
+        }
+        if (rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
+        if (st != before && !(st & kListed)) {
+          st |= kListed;
+          touched.push_back(s.part);
+        }
+      }
+    }
+    for (int part : touched) {
+      if (state[part] & (kOddCrossings | kNearBoundary)) out.emplace_back(v.vertex, faces.parts[part].face);
+      state[part] = 0;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// An edge pair with the time window in which the screen says they cross.
+struct EdgeCandidate {
+  int edge_a, edge_b;
+  double lo, hi;
+};
+
+// The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
+// the piece a record stands for.
+std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+  double ua = 0, ub = 1;
+  const double dr = s.r1 - s.r0;
+  if (dr != 0) {
+    ua = std::clamp((row * pixel - s.r0) / dr, 0.0, 1.0);
+    ub = std::clamp(((row + 1) * pixel - s.r0) / dr, 0.0, 1.0);
+  }
+  const double ta = s.t0 + ua * (s.t1 - s.t0), tb = s.t0 + ub * (s.t1 - s.t0);
+  return {std::min(ta, tb), std::max(ta, tb)};
+}
+
+// Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
+// come within `pad` of each other (B's records of the row and of the two next to it: each
+// polyline is only pixel-accurate, so near a row boundary the two may sit in neighbouring rows).
+// The time window is the difference of the two records' time ranges, widened by the pieces' time
+// errors and by the time each needs to move by `pad` along itself. It is deliberately not the
+// single estimate t_A - t_B at the crossing of the two pieces: two nearly parallel projections
+// cross far from where their times match (a regression found by seeded stress, tet vs L-prism).
+// Windows of the same edge pair that overlap are merged.
+std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
+  std::vector<EdgeCandidate> out;
+  const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
+  auto time_per_length = [](const ScreenSegment& s) {
+    const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
+    return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
+  };
+  for (int k = k0; k <= k1; ++k) {
+    const auto ra = a.row(k);
+    if (ra.empty()) continue;
+    for (int kb = k - 1; kb <= k + 1; ++kb) {
+      const auto rb = b.row(kb);
+      if (rb.empty()) continue;
+      for (const PixelRecord& pa : ra) {
+        const ScreenSegment& sa = a.segments[pa.segment];
+        if (sa.edge < 0) continue;
+        for (const PixelRecord& pb : rb) {
+          if (pb.hmin > pa.hmax + pad) break;
+          if (pb.hmax < pa.hmin - pad) continue;
+          const ScreenSegment& sb = b.segments[pb.segment];
+          if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
+          const auto [ta_lo, ta_hi] = row_times(sa, k, pixel);
+          const auto [tb_lo, tb_hi] = row_times(sb, kb, pixel);
+          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
+          const double lo = ta_lo - tb_hi - w, hi = ta_hi - tb_lo + w;
+          if (hi < 0 || lo > 1) continue;
+          out.push_back({sa.edge, sb.edge, lo, hi});
+        }
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const EdgeCandidate& x, const EdgeCandidate& y) {
+    if (x.edge_a != y.edge_a) return x.edge_a < y.edge_a;
+    return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
+  });
+  std::vector<EdgeCandidate> merged;
+  for (const EdgeCandidate& c : out) {
+    if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
+        c.lo <= merged.back().hi) {
+      merged.back().hi = std::max(merged.back().hi, c.hi);
+    } else {
+      merged.push_back(c);
+    }
+  }
+  return merged;
+}
+
+// The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
+// exact), producing collisions in A's frame.
+class Resolver {
+ public:
+  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
+    limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
+  }
+
+  // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
+  void vertex_face(int va, int fb) {
+    const Vec3& p = a_.v[va];
+    const PlaneDistance plane(inverse_, p, b_.n[fb], b_.d[fb]);
+    const double slack = slack_factor() * (p.norm() + std::abs(b_.d[fb]) + scale_);
+    entering_roots(plane, slack, [&](double s) {
+      if (!inside_polygon(b_.v, b_.mesh->face(fb), b_.n[fb], inverse_.apply(p, s), tolerance(), false)) return;
+      const Vec3 nb = screw_.rotate(b_.n[fb], s);
+      Collision c;
+      c.type = CollisionType::vf;
+      c.vertex = va;
+      c.face = fb;
+      c.time = s;
+      c.point = p;
+      c.normal = -nb;
+      c.properness = vertex_properness(
+          *a_.mesh, a_.v, va, [](const Vec3& e) { return e; }, nb);
+      found_.push_back(c);
+    });
+  }
+
+  // FV: face fa of A against vertex vb of B.
+  void face_vertex(int fa, int vb) {
+    const Vec3& x = b_.v[vb];
+    const PlaneDistance plane(screw_, x, a_.n[fa], a_.d[fa]);
+    const double slack = slack_factor() * (x.norm() + std::abs(a_.d[fa]) + scale_);
+    entering_roots(plane, slack, [&](double s) {
+      const Vec3 q = screw_.apply(x, s);
+      if (!inside_polygon(a_.v, a_.mesh->face(fa), a_.n[fa], q, tolerance(), false)) return;
+      Collision c;
+      c.type = CollisionType::fv;
+      c.vertex = vb;
+      c.face = fa;
+      c.time = s;
+      c.point = q;
+      c.normal = a_.n[fa];
+      c.properness = vertex_properness(
+          *b_.mesh, b_.v, vb, [&](const Vec3& e) { return screw_.rotate(e, s); }, a_.n[fa]);
+      found_.push_back(c);
+    });
+  }
+
+  // EE: the sign changes of the triple product (q(s) - pa) . (da x e(s)) in the candidate's
+  // window, isolated by the exact mode's branch and bound (rigorous slope bounds, so none is
+  // missed inside the window), each kept when the two segments meet there.
+  void edge_edge(const EdgeCandidate& cand) {
+    const mesh::Edge& edge_a = a_.mesh->edge(cand.edge_a);
+    const mesh::Edge& edge_b = b_.mesh->edge(cand.edge_b);
+    const Vec3& pa = a_.v[edge_a.v0];
+    const Vec3 da = a_.v[edge_a.v1] - pa;
+    const Vec3& qb = b_.v[edge_b.v0];
+    const Vec3 db = b_.v[edge_b.v1] - qb;
+    const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
+    if (!(lo < hi)) return;
+    const EdgeTripleProduct triple(screw_, pa, da, qb, db);
+    if (triple.stays_parallel(opt_.parallel_tolerance)) return;
+    auto f = [&](double s) { return triple.value(s); };
+    auto slope = [&](double s) { return triple.slope(s); };
+    auto bounds = [&](double l, double h, double& b1, double& b2) { triple.bounds(l, h, b1, b2); };
+    RootLimits lim = limits_;
+    lim.slack = slack_factor() * triple.la * triple.lb * ((pa - qb).norm() + scale_);
+    const double edge_speed = screw_.speed(triple.r0 + triple.lb);
+    // A long window (an edge nearly along the flow has a poorly known screen time) is cut into
+    // slabs like the exact mode's, each first excluded cheaply (one sincos) when the segments stay
+    // farther apart than B's edge can travel in half of it. Besides saving work this keeps the
+    // branch and bound away from places where the edges are parallel and far apart (e.g. a step
+    // that ends with B's original orientation), where the triple product has a double zero and
+    // the bisection would spend its interval budget.
+    {
+      // The whole window first: most candidates end here.
+      Vec3 q, e;
+      triple.motion((lo + hi) / 2, q, e);
+      if (segment_distance(pa, da, q, e) > edge_speed * (hi - lo) / 2 + tolerance()) return;
+    }
+    const int slabs =
+        std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
+    for (int k = 0; k < slabs; ++k) {
+      const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
+      Vec3 q, e;
+      triple.motion((s0 + s1) / 2, q, e);
+      if (segment_distance(pa, da, q, e) > edge_speed * (s1 - s0) / 2 + tolerance()) continue;
+      find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
+        const double s = refine_root(f, l, h, direction, lim, stats_);
+        report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
+      });
+    }
+  }
+
+  std::vector<Collision>& collisions() { return found_; }
+  const RootStats& stats() const { return stats_; }
+
+ private:
+  // Relative evaluation error allowed before a sign change counts (as in the exact mode).
+  static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
+  double tolerance() const { return opt_.feature_tolerance * scale_; }
+
+  // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1
+  // cos(s alpha) + c2 sin(s alpha)) + c3 vanishes where cos(s alpha - psi) = -c3 / (alpha R),
+  // R = hypot(c1, c2), psi = atan2(c2, c1): at most twice per turn, and the step turns less
+  // than half a turn, so splitting [0, 1] there leaves at most three monotone pieces, each with at
+  // most one root. This replaces the seed's Newton iteration with one that cannot miss or stray.
+  template <class OnRoot>
+  void entering_roots(const PlaneDistance& f, double slack, const OnRoot& on_root) {
+    // 0, at most two turning points per k (three k: more than the step can hold), 1.
+    std::array<double, 8> cuts{};
+    int n = 0;
+    cuts[n++] = 0;
+    const double alpha = f.alpha, radius = std::hypot(f.c1, f.c2);
+    if (alpha != 0 && radius > 0) {
+      const double kappa = -f.c3 / (alpha * radius);
+      if (std::abs(kappa) <= 1) {
+        const double psi = std::atan2(f.c2, f.c1), spread = std::acos(kappa);
+        for (int k = -1; k <= 1; ++k) {
+          for (double x : {psi + spread, psi - spread}) {
+            const double s = (x + 2 * std::numbers::pi * k) / alpha;
+            if (s > 0 && s < 1 && n < static_cast<int>(cuts.size()) - 1) cuts[n++] = s;
+          }
+        }
+      }
+    }
+    // At most six cuts: an insertion sort (std::sort on a short std::array trips GCC 12's
+    // -Warray-bounds).
+    for (int i = 2; i < n; ++i) {
+      for (int j = i; j > 1 && cuts[j - 1] > cuts[j]; --j) std::swap(cuts[j - 1], cuts[j]);
+    }
+    cuts[n++] = 1;
+    auto value = [&](double s) { return f.value(s); };
+    for (int i = 0; i + 1 < n; ++i) {
+      const double s0 = cuts[i], s1 = cuts[i + 1];
+      const double f0 = value(s0), f1 = value(s1);
+      stats_.evaluations += 2;
+      if (!(f0 > 0 && f1 <= 0) || std::max(std::abs(f0), std::abs(f1)) <= slack) continue;
+      RootLimits lim = limits_;
+      lim.slack = slack;
+      on_root(refine_root(value, s0, s1, -1, lim, stats_));
+    }
+  }
+
+  void report_edge_edge(int ea, int eb, const Vec3& pa, const Vec3& da, const Vec3& qb, const Vec3& db, double s) {
+    const double la = da.norm(), lb = db.norm();
+    const Vec3 q = screw_.apply(qb, s);
+    const Vec3 e = screw_.rotate(db, s);
+    const Vec3 cr = da.cross(e);
+    const double cr_norm = cr.norm();
+    if (!(cr_norm > opt_.parallel_tolerance * la * lb)) return;
+    const Vec3 w = q - pa;
+    const double alpha = w.cross(e).dot(cr) / (cr_norm * cr_norm);
+    const double beta = w.cross(da).dot(cr) / (cr_norm * cr_norm);
+    const double tol = tolerance();
+    if (alpha * la < -tol || (alpha - 1) * la > tol || beta * lb < -tol || (beta - 1) * lb > tol) return;
+    Vec3 n = cr / cr_norm;
+    // Orient n from A to B: B's point at the contact moves against n.
+    if (screw_.velocity(qb + beta * db, s).dot(n) > 0) n = -n;
+    Collision c;
+    c.type = CollisionType::ee;
+    c.edge_a = ea;
+    c.edge_b = eb;
+    c.time = s;
+    c.point = pa + std::clamp(alpha, 0.0, 1.0) * da;
+    c.normal = n;
+    c.properness = edge_properness(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, da / la, e / lb, n,
+                                   [&](const Vec3& dir) { return screw_.rotate(dir, s); });
+    found_.push_back(c);
+  }
+
+  const Geometry& a_;
+  const Geometry& b_;
+  const Screw screw_;
+  const Screw inverse_;
+  const ScrewOptions& opt_;
+  const double scale_;
+  RootLimits limits_{};
+  RootStats stats_;
+  std::vector<Collision> found_;
+};
+
+// Seed section 5: the same contact reported twice (two parts, two doppel copies) is kept once, and
+// a vertex that meets several faces at the same time (VE, VV: it hits their common edge or vertex)
+// keeps the face that maximises properness. `found` is sorted here.
+void resolve_duplicates(std::vector<Collision>& found) {
+  auto key = [](const Collision& c) {
+    return std::array<int, 3>{static_cast<int>(c.type), c.type == CollisionType::ee ? c.edge_a : c.vertex, c.edge_b};
+  };
+  std::sort(found.begin(), found.end(), [&](const Collision& x, const Collision& y) {
+    const auto kx = key(x), ky = key(y);
+    return kx != ky ? kx < ky : x.time < y.time;
+  });
+  std::vector<Collision> kept;
+  for (const Collision& c : found) {
+    if (!kept.empty() && key(kept.back()) == key(c) && c.time - kept.back().time <= kSameTime) {
+      if (c.properness > kept.back().properness) kept.back() = c;
+      continue;
+    }
+    kept.push_back(c);
+  }
+  found = std::move(kept);
+}
+
+}  // namespace
+
+ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options) {
+  ScrewResult result;
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  const Screw a_motion = decompose(a_end * a_start.inverse());
+  result.screw = screw;
+  if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
+
+  const Geometry ga = make_geometry(a, Pose());
+  const Geometry gb = make_geometry(b, a_start.inverse() * b_start);
+  const Vec3 center_a = a.bounding_sphere().center;
+  const Vec3 center_b = (a_start.inverse() * b_start).apply(b.bounding_sphere().center);
+  const double radius_a = a.bounding_sphere().radius, radius_b = b.bounding_sphere().radius;
+  const double scale = radius_a + radius_b;
+
+  // Step 1, the bounding-sphere early out: r (the distance from the axis, or x for a translation)
+  // never changes along the flow, so spheres whose r ranges are apart never meet; otherwise the
+  // centre distance is sampled along the step, with B's centre speed bounding it in between.
+  {
+    const double reach = radius_a + radius_b + options.feature_tolerance * scale;
+    const bool translation = screw.angle == 0;
+    const double ra = translation ? 0 : screw.axis_distance(center_a),
+                 rb = translation ? 0 : screw.axis_distance(center_b);
+    if (!translation && std::abs(ra - rb) > reach) return result;
+    const double speed = screw.speed(rb);
+    const int samples =
+        static_cast<int>(std::clamp(std::ceil(2 * speed / reach), 1.0, static_cast<double>(kMaxSphereSamples)));
+    bool apart = true;
+    double previous = (screw.apply(center_b, 0) - center_a).norm();
+    for (int i = 1; i <= samples && apart; ++i) {
+      const double next = (screw.apply(center_b, static_cast<double>(i) / samples) - center_a).norm();
+      // |d'| <= speed, so between two samples the distance dips at most speed * spacing / 2
+      // below the smaller end value.
+      apart = std::min(previous, next) - speed / (2.0 * samples) > reach;
+      previous = next;
+    }
+    if (apart) return result;
+  }
+
+  // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
+  const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
+  auto to_canonical = [&](const Geometry& g, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
+    for (const Vec3& p : g.v) points.push_back(screen.to_canonical * (p - screen.origin));
+    for (const Vec3& n : g.n) normals.push_back(screen.to_canonical * n);
+  };
+  std::vector<Vec3> a_points, a_normals, b_points, b_normals;
+  to_canonical(ga, a_points, a_normals);
+  to_canonical(gb, b_points, b_normals);
+
+  // Steps 2-4: B first, so that A only draws the rows B occupies.
+  const double pixel = options.pixel_size * scale;
+  const double max_speed = std::max(screw.speed(screw.axis_distance(center_a) + radius_a),
+                                    screw.speed(screw.axis_distance(center_b) + radius_b));
+  RasterSettings settings;
+  settings.pixel = pixel;
+  settings.time_resolution = options.time_resolution;
+  settings.max_records = options.max_pixel_records;
+  settings.max_subdivision = options.max_subdivision;
+  // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
+  // count as both facings (a face sliding along the motion stays a candidate).
+  settings.facing_slack = options.feature_tolerance * max_speed;
+  const BodyRaster raster_b = draw_body(b, b_points, b_normals, screen, settings);
+  if (raster_b.row_min > raster_b.row_max) return result;
+  settings.backward = true;
+  settings.doppel = screw.angle != 0;
+  settings.row_lo = raster_b.row_min - 1;
+  settings.row_hi = raster_b.row_max + 1;
+  const BodyRaster raster_a = draw_body(a, a_points, a_normals, screen, settings);
+
+  // Steps 5-6: the candidates, then their analytic resolution.
+  const double pad = pixel;
+  Resolver resolver(ga, gb, screw, options, scale);
+  const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
+  const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
+  const auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
+  for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
+  for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
+  for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
+  result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + ee.size());
+
+  std::vector<Collision>& found = resolver.collisions();
+  resolve_duplicates(found);
+  std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
+  std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
+  if (options.first_contact_only && !found.empty()) {
+    const double first = found.front().time;
+    std::size_t keep = 0;
+    while (keep < found.size() && found[keep].time <= first + options.time_tolerance) ++keep;
+    found.resize(keep);
+  }
+  // To the world frame: A is placed at time s by its own screw from a_start to a_end.
+  for (Collision& c : found) {
+    const Pose pose_a = a_motion.pose(c.time) * a_start;
+    c.point = pose_a.apply(c.point);
+    c.normal = pose_a.rotate(c.normal);
+  }
+  result.collisions = std::move(found);
+  result.iterations = static_cast<int>(raster_a.records.size() + raster_b.records.size()) + resolver.stats().intervals +
+                      resolver.stats().evaluations;
+  if (raster_a.out_of_records || raster_b.out_of_records) {
+    result.status = Status::capacity_exceeded;
+  } else if (raster_a.subdivision_capped || raster_b.subdivision_capped || resolver.stats().capped) {
+    result.status = Status::iteration_limit;
+    result.detail = Detail::no_progress;
+  }
+  if (!result.collisions.empty()) {
+    result.contact = true;
+    result.toi = result.collisions.front().time;
+    result.point = result.collisions.front().point;
+    result.normal = result.collisions.front().normal;
+  }
+  return result;
+}
+
+}  // namespace proxima::ccd::detail

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// Private: the raster ("glide rotation") method of screw_collisions, seed 004 sections 4-9.
+#pragma once
+
+#include <proxima/ccd/screw_collisions.hpp>
+
+namespace proxima::ccd::detail {
+
+/// screw_collisions with ScrewMethod::raster (options already validated). Steps (seed section 9):
+/// 1. screw decomposition and the screen's canonical frame, facing the two bodies;
+/// 2.-4. both bodies drawn on the screen (raster_screen.hpp): B's forward-facing and A's
+///    backward-facing face parts, A doppeled, edges to pixel records sorted by row and hmin;
+/// 5. vertex-in-face scans: per projected vertex, the other body's parts whose projection holds it
+///    (crossing parity along the row) or passes within a pixel (the seed's VE / VV cases);
+/// 6. edge-crossing scan: per row, pairs of non-virtual edge records of A and B whose screen
+///    pieces meet within a pixel, with the time estimate t_A - t_B from the pieces;
+/// then each candidate is resolved analytically: vertex-face times by the entering roots of the
+/// closed-form plane distance (the seed's Newton step, made safe by splitting at the function's
+/// turning points), edge-edge times by bracketing the triple product around the screen estimate.
+/// A vertex that meets several faces at once (VE, VV) keeps the face of largest properness (seed
+/// section 5).
+ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options);
+
+}  // namespace proxima::ccd::detail

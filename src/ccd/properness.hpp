@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Private: the properness values of seed 004 section 5, shared by the exact and raster modes of
+// screw_collisions. Both take the geometry in one frame (A's local frame at the start) and a
+// functor that carries B's directions to the collision time.
+#pragma once
+
+#include <proxima/core/types.hpp>
+#include <proxima/mesh/mesh.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+namespace proxima::ccd::detail {
+
+/// FV / VF properness: min over the vertex's unit edge directions e_i (pointing away from it, each
+/// passed through `rotate`) of e_i . face_normal. `positions` are the mesh's vertices in the frame
+/// of face_normal before rotation.
+template <class Rotate>
+double vertex_properness(const mesh::Mesh& m, const std::vector<Vec3>& positions, int vertex, const Rotate& rotate,
+                         const Vec3& face_normal) {
+  double worst = std::numeric_limits<double>::infinity();
+  for (int e : m.vertex_edges(vertex)) {
+    const mesh::Edge& ed = m.edge(e);
+    const int other = ed.v0 == vertex ? ed.v1 : ed.v0;
+    worst = std::min(worst, rotate((positions[other] - positions[vertex]).normalized()).dot(face_normal));
+  }
+  return worst;
+}
+
+/// EE properness, seed formula (7): min{(n x eA).nA1, -(n x eA).nA2, -(n x eB).nB1, (n x eB).nB2},
+/// with 1 the face left of the edge (seen from outside, walking v0 -> v1) and 2 the right one (left
+/// out on an open boundary). ua, ub: unit edge directions v0 -> v1 at the collision time; normals_b
+/// are B's face normals before `rotate_b`.
+template <class Rotate>
+double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
+                       const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub, const Vec3& n,
+                       const Rotate& rotate_b) {
+  double worst = std::numeric_limits<double>::infinity();
+  const Vec3 na = n.cross(ua), nb = n.cross(ub);
+  worst = std::min(worst, na.dot(normals_a[ea.face_left]));
+  if (ea.face_right >= 0) worst = std::min(worst, -na.dot(normals_a[ea.face_right]));
+  worst = std::min(worst, -nb.dot(rotate_b(normals_b[eb.face_left])));
+  if (eb.face_right >= 0) worst = std::min(worst, nb.dot(rotate_b(normals_b[eb.face_right])));
+  return worst;
+}
+
+}  // namespace proxima::ccd::detail

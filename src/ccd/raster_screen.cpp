@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// One body drawn on the rasterised collision screen: see raster_screen.hpp.
+#include "ccd/raster_screen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace proxima::ccd::detail {
+
+namespace {
+
+// Rows beyond this (in pixels from the axis or the screen origin) are clamped so that the int
+// conversion is defined; no body drawn at a useful resolution reaches them.
+constexpr double kFarRow = 1e9;
+// Number of Branch values (the per-edge, per-branch bookkeeping of Drawer).
+constexpr std::size_t kBranches = 4;
+// First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
+constexpr int kPiecesPerEdgeGuess = 4;
+constexpr int kRecordsPerEdgeGuess = 16;
+// A polygon needs this many corners.
+constexpr std::size_t kMinCorners = 3;
+
+}  // namespace
+
+int row_of(double r, double pixel) {
+  const double k = std::floor(r / pixel);
+  return static_cast<int>(std::clamp(k, -kFarRow, kFarRow));
+}
+
+double branch_phi(const Vec3& c, Branch branch) {
+  switch (branch) {
+    case Branch::principal:
+      return std::atan2(c.x(), c.z());
+    // The clipped parts may carry points a rounding error on the wrong side of x = 0, and points
+    // on the cut with x = +-0: the sign of x is forced so that atan2 stays in the branch
+    // (atan2(+0.0, z < 0) = pi, atan2(-0.0, z < 0) = -pi; std::min / max would keep either zero).
+    case Branch::positive:
+      return std::atan2(c.x() > 0 ? c.x() : 0.0, c.z());
+    case Branch::negative:
+      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z());
+    case Branch::doppel:
+      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z()) + 2 * std::numbers::pi;
+  }
+  return 0;
+}
+
+std::span<const PixelRecord> BodyRaster::row(int r) const {
+  if (r < row_min || r > row_max) return {};
+  const std::size_t k = static_cast<std::size_t>(r - row_min);
+  return {records.data() + row_start[k], static_cast<std::size_t>(row_start[k + 1] - row_start[k])};
+}
+
+namespace {
+
+using Polygon = std::vector<PartCorner>;
+
+// Sutherland-Hodgman clip of a polygon to value(x) <= 0 (value affine in x), carrying the corner
+// labels: a kept piece of a boundary keeps its mesh edge, the new boundary along the cut is virtual.
+// Writes into `out` (its capacity is reused across faces: no allocation per face once warm);
+// fewer than three corners left gives an empty polygon.
+template <class Value>
+void clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+  out.clear();
+  const std::size_t k = poly.size();
+  if (k == 0) return;
+  bool all_in = true;
+  values.resize(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    values[i] = value(poly[i].x);
+    all_in = all_in && values[i] <= 0;
+  }
+  if (all_in) {
+    out.assign(poly.begin(), poly.end());
+    return;
+  }
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::size_t j = (i + 1) % k;
+    const PartCorner& cur = poly[i];
+    const bool cur_in = values[i] <= 0, next_in = values[j] <= 0;
+    auto cut = [&] { return Vec3(cur.x + (poly[j].x - cur.x) * (values[i] / (values[i] - values[j]))); };
+    if (cur_in) {
+      out.push_back(cur);
+      if (!next_in) out.push_back({cut(), -1, -1});
+    } else if (next_in) {
+      out.push_back({cut(), -1, cur.edge});
+    }
+  }
+  if (out.size() < kMinCorners) out.clear();
+}
+
+class Drawer {
+ public:
+  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out)
+      : screen_(screen), set_(settings), out_(out) {}
+
+  void add_part(int face, Branch branch, const Polygon& poly) {
+    if (poly.size() < kMinCorners) return;
+    const int part = static_cast<int>(out_.parts.size());
+    out_.parts.push_back({face, branch, static_cast<int>(out_.corners.size()), static_cast<int>(poly.size())});
+    out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
+    std::vector<ScreenPoint>& proj = projected_;
+    proj.resize(poly.size());
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      proj[i] = project(poly[i].x, branch);
+      if (poly[i].vertex >= 0) {
+        out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
+      }
+    }
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      const std::size_t j = (i + 1) % poly.size();
+      // An edge between two kept faces is drawn by both of their parts: both boundaries count
+      // for the crossing parity, but the edge-crossing scan needs it once. A whole edge (both
+      // ends are mesh vertices) already drawn whole in this branch is marked virtual for it.
+      int crossing_edge = poly[i].edge;
+      if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
+        const std::size_t key = kBranches * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
+        if (key >= whole_drawn_.size()) whole_drawn_.resize(key + 1, 0);
+        if (whole_drawn_[key]) crossing_edge = -1;
+        whole_drawn_[key] = 1;
+      }
+      draw_piece(poly[i].x, proj[i], poly[j].x, proj[j], branch, crossing_edge, part, 0);
+    }
+  }
+
+ private:
+  ScreenPoint project(const Vec3& c, Branch branch) const {
+    ScreenPoint p = screen_.project_canonical(c, branch_phi(c, branch));
+    if (std::isnan(p.t)) p.t = 0;  // on the axis of a pure rotation: never moves, any time will do
+    return p;
+  }
+
+  // Seed section 9, third step: halve the 3-D piece until its projection is straight to within
+  // half a pixel and its screen time linear to within the time resolution.
+  void draw_piece(const Vec3& x0, const ScreenPoint& p0, const Vec3& x1, const ScreenPoint& p1, Branch branch, int edge,
+                  int part, int depth) {
+    if (out_.out_of_records) return;
+    const Vec3 xm = (x0 + x1) / 2;
+    const ScreenPoint pm = project(xm, branch);
+    const double dr = pm.r - (p0.r + p1.r) / 2, dh = pm.h - (p0.h + p1.h) / 2, dt = pm.t - (p0.t + p1.t) / 2;
+    // A time error that the flow turns into less than half a pixel of travel is as good as the
+    // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
+    // while the points hardly move, and no subdivision would make it linear there.
+    const double speed = std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide);
+    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed <= set_.pixel / 2;
+    const bool straight = dr * dr + dh * dh <= (set_.pixel / 2) * (set_.pixel / 2) && timely;
+    if (!straight && depth < set_.max_subdivision) {
+      draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
+      draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);
+      return;
+    }
+    if (!straight) out_.subdivision_capped = true;
+    emit({p0.r, p0.h, p0.t, p1.r, p1.h, p1.t, std::max(set_.time_resolution, std::abs(dt)), edge, part});
+  }
+
+  // The Bresenham step, row by row: the piece's h range inside each row band it crosses.
+  void emit(const ScreenSegment& s) {
+    const int segment = static_cast<int>(out_.segments.size());
+    out_.segments.push_back(s);
+    const int k0 = std::max(row_of(std::min(s.r0, s.r1), set_.pixel), set_.row_lo);
+    const int k1 = std::min(row_of(std::max(s.r0, s.r1), set_.pixel), set_.row_hi);
+    const double dr = s.r1 - s.r0;
+    for (int k = k0; k <= k1; ++k) {
+      if (static_cast<int>(out_.records.size()) >= set_.max_records) {
+        out_.out_of_records = true;
+        return;
+      }
+      double ua = 0, ub = 1;
+      if (dr != 0) {
+        const double band_lo = k * set_.pixel, band_hi = (k + 1) * set_.pixel;
+        ua = std::clamp((band_lo - s.r0) / dr, 0.0, 1.0);
+        ub = std::clamp((band_hi - s.r0) / dr, 0.0, 1.0);
+      }
+      const double ha = s.h0 + ua * (s.h1 - s.h0), hb = s.h0 + ub * (s.h1 - s.h0);
+      out_.records.push_back({k, std::min(ha, hb), std::max(ha, hb), segment});
+      out_.row_min = std::min(out_.row_min, k);
+      out_.row_max = std::max(out_.row_max, k);
+    }
+  }
+
+  const CollisionScreen& screen_;
+  const RasterSettings& set_;
+  BodyRaster& out_;
+  std::vector<ScreenPoint> projected_;
+  std::vector<unsigned char> whole_drawn_;  // per (mesh edge, branch): drawn whole already
+};
+
+}  // namespace
+
+BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
+                     const CollisionScreen& screen, const RasterSettings& settings) {
+  BodyRaster out;
+  // A first guess of the sizes (each edge is drawn for both of its faces, a few pieces and rows
+  // each) saves most of the regrowth copies.
+  out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));
+  out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
+  out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
+  Drawer drawer(screen, settings, out);
+  const double theta = screen.theta, g = screen.glide;
+  // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
+  auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
+  // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
+  // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
+  const double cos_t = std::cos(theta), sin_t = std::sin(theta);
+  Polygon poly, kept, half, wedge;
+  std::vector<double> values;
+  for (int f = 0; f < m.num_faces(); ++f) {
+    const auto ids = m.face(f);
+    const Vec3& n = normals[f];
+    poly.clear();
+    int h = m.face_half_edge(f);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      poly.push_back({canonical[ids[i]], ids[i], m.half_edge(h).edge});
+      h = m.half_edge(h).next;
+    }
+    // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero.
+    clip(
+        poly,
+        [&](const Vec3& x) {
+          const double w = facing(x, n);
+          return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
+        },
+        values, kept);
+    if (kept.empty()) continue;
+    if (theta == 0) {
+      drawer.add_part(f, Branch::principal, kept);
+      continue;
+    }
+    const bool off_seam = std::all_of(kept.begin(), kept.end(), [](const PartCorner& c) { return c.x.z() > 0; });
+    if (off_seam) {
+      drawer.add_part(f, Branch::principal, kept);
+    } else {
+      // Seed figures 10 and 11: the part is cut along the half-planes x = 0 so that each piece
+      // has a continuous azimuth; a cut through the axis shows on the screen as a boundary
+      // through (r, h) = (0, 0), where the whole axis projects.
+      clip(
+          kept, [](const Vec3& x) { return -x.x(); }, values, half);
+      drawer.add_part(f, Branch::positive, half);
+      clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half);
+      drawer.add_part(f, Branch::negative, half);
+    }
+    if (settings.doppel) {
+      clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half);
+      clip(
+          half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
+      drawer.add_part(f, Branch::doppel, wedge);
+    }
+  }
+  // Seed section 9, fourth step: bucket sort by row, then by hmin within each row.
+  if (out.row_min <= out.row_max) {
+    const int rows = out.row_max - out.row_min + 1;
+    out.row_start.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (const PixelRecord& p : out.records) ++out.row_start[static_cast<std::size_t>(p.row - out.row_min) + 1];
+    for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
+    std::vector<PixelRecord> sorted(out.records.size());
+    std::vector<int> fill(out.row_start.begin(), out.row_start.end() - 1);
+    for (const PixelRecord& p : out.records)
+      sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
+    for (int k = 0; k < rows; ++k) {
+      std::sort(sorted.begin() + out.row_start[static_cast<std::size_t>(k)],
+                sorted.begin() + out.row_start[static_cast<std::size_t>(k) + 1],
+                [](const PixelRecord& p, const PixelRecord& q) { return p.hmin < q.hmin; });
+    }
+    out.records = std::move(sorted);
+  }
+  // One record per vertex and screen position (a vertex is a corner of several parts).
+  std::sort(out.vertices.begin(), out.vertices.end(), [](const VertexRecord& p, const VertexRecord& q) {
+    if (p.vertex != q.vertex) return p.vertex < q.vertex;
+    return p.r != q.r ? p.r < q.r : p.h < q.h;
+  });
+  out.vertices.erase(std::unique(out.vertices.begin(), out.vertices.end(),
+                                 [](const VertexRecord& p, const VertexRecord& q) {
+                                   return p.vertex == q.vertex && p.r == q.r && p.h == q.h;
+                                 }),
+                     out.vertices.end());
+  std::sort(out.vertices.begin(), out.vertices.end(),
+            [](const VertexRecord& p, const VertexRecord& q) { return p.row != q.row ? p.row < q.row : p.h < q.h; });
+  return out;
+}
+
+}  // namespace proxima::ccd::detail

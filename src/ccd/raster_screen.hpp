@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Private: one body drawn on the rasterised collision screen of seed 004 section 9 (steps two to
+// four): its faces clipped to the backward- (A) or forward-facing (B) side of omega(x) . n = 0 and
+// split into azimuth branches (doppeling for A), the part boundaries projected to (r, h, t) by
+// divide and conquer to pixel and time resolution, and the resulting straight screen pieces
+// walked through the screen's rows (the Bresenham step) into pixel records sorted by row and hmin.
+#pragma once
+
+#include <proxima/ccd/collision_screen.hpp>
+#include <proxima/mesh/mesh.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace proxima::ccd::detail {
+
+/// Which continuous branch of the azimuth phi = atan2(x, z) a face part is projected with.
+/// principal: the part stays off the seam phi = +-pi (all z > 0), atan2 as is; positive: x >= 0,
+/// phi in [0, pi]; negative: x <= 0, phi in [-pi, 0]; doppel: A's points with phi in
+/// [-pi, -pi + theta], projected a second time with phi + 2 pi (seed section 8). For a
+/// translation every part is principal.
+enum class Branch : std::uint8_t { principal, positive, negative, doppel };
+
+/// A corner of a face part, in the canonical frame of the screen.
+struct PartCorner {
+  Vec3 x;
+  int vertex = -1;  ///< mesh vertex id, or -1 for a point made by clipping
+  int edge = -1;    ///< mesh edge of the boundary from this corner to the next, -1 if virtual
+};
+
+/// A planar polygon cut from one face (seed 004 figures 10 and 11: the cuts are virtual edges).
+struct FacePart {
+  int face = -1;
+  Branch branch = Branch::principal;
+  int first = 0;  ///< first corner in BodyRaster::corners
+  int count = 0;
+};
+
+/// A straight piece of a projected part boundary on the screen, with the screen time at its ends.
+struct ScreenSegment {
+  double r0, h0, t0, r1, h1, t1;
+  double time_error;  ///< how far the linear time may be off inside the piece (>= time resolution)
+  int edge;           ///< mesh edge for the edge-crossing scan; -1 for a virtual edge or a repeat
+  int part;           ///< index into BodyRaster::parts
+};
+
+/// Seed section 9's pixel record: the pixels of one screen segment within one row of the screen,
+/// merged into one record (hmin, hmax) as the seed merges successive pixels of equal r.
+struct PixelRecord {
+  int row;
+  double hmin, hmax;
+  int segment;  ///< index into BodyRaster::segments (its times, edge and part)
+};
+
+/// A projected vertex (seed section 9: the "vertex flag" pixels).
+struct VertexRecord {
+  int row;
+  double r, h, t;
+  int vertex;
+};
+
+/// What drawing a body needs to know.
+struct RasterSettings {
+  double pixel = 1;            ///< row height, and the screen distance unit of the tolerances (length)
+  double time_resolution = 1;  ///< subdivide until the screen time interpolates to within this
+  int max_records = 1;         ///< pixel record budget for the body
+  int max_subdivision = 1;     ///< halvings per boundary piece
+  bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
+  bool doppel = false;         ///< add the doppeled parts (body A)
+  double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
+  int row_lo = std::numeric_limits<int>::min();
+  int row_hi = std::numeric_limits<int>::max();
+};
+
+/// One body on the screen.
+struct BodyRaster {
+  std::vector<FacePart> parts;
+  std::vector<PartCorner> corners;
+  std::vector<ScreenSegment> segments;
+  std::vector<PixelRecord> records;               ///< sorted by (row, hmin)
+  std::vector<int> row_start;                     ///< records of row k start at row_start[k - row_min]
+  std::vector<VertexRecord> vertices;             ///< sorted by (row, h); one per vertex and branch
+  int row_min = std::numeric_limits<int>::max();  ///< rows with records (none: row_min > row_max)
+  int row_max = std::numeric_limits<int>::min();
+  bool out_of_records = false;      ///< max_records was reached: records are missing
+  bool subdivision_capped = false;  ///< some piece hit max_subdivision (drawn straight there)
+
+  /// Records of one row, in hmin order.
+  std::span<const PixelRecord> row(int r) const;
+};
+
+/// Draws a body: `canonical` are its vertex positions and `normals` its face normals in the
+/// screen's canonical frame (the body as placed at s = 0). Cost: O(faces + pieces * rows crossed).
+BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
+                     const CollisionScreen& screen, const RasterSettings& settings);
+
+/// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)).
+int row_of(double r, double pixel);
+
+/// The azimuth of canonical point c in a branch (see Branch).
+double branch_phi(const Vec3& c, Branch branch);
+
+}  // namespace proxima::ccd::detail
