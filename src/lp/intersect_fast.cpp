@@ -4,6 +4,8 @@
 // sign_i e_i on coordinate row i). Rows 0..n-1 say A l = B m, row n sums l, row n+1 sums m.
 #include "lp/intersect_fast.hpp"
 
+#include "lp/column_combination.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,17 +54,19 @@ class FastSolver {
       alpha() = s_.sign[j - cols_] * binv().col(j - cols_);
       return;
     }
-    // Column axpys on the contiguous columns of the inverse (cheaper than a small GEMV call).
+    // The point's coordinates are a strided row of the store: gathered first, so that the
+    // kernel reads the inverse's contiguous columns with a contiguous multiplier vector.
+    auto coords = s_.coords.head(n_);
+    coords = s_.points.row(j).head(n_).transpose();
     alpha() = binv().col(convexity_row(j));
-    for (int i = 0; i < n_; ++i) alpha() += s_.points(j, i) * binv().col(i);
+    add_column_combination(s_.binv.data(), s_.binv.outerStride(), m_, n_, coords.data(), s_.alpha.data());
   }
-  /// v = P d over the stored points (n contiguous axpys), plus `shift_a` on A's rows and
-  /// `shift_b` on B's.
+  /// v = P d over the stored points, plus `shift_a` on A's rows and `shift_b` on B's.
   void points_times(const double* d, double shift_a, double shift_b) {
     auto v = s_.values.head(cols_);
     v.head(na_).setConstant(shift_a);
     v.tail(nb_).setConstant(shift_b);
-    for (int i = 0; i < n_; ++i) v += d[i] * s_.points.col(i).head(cols_);
+    add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n_, d, s_.values.data());
   }
   /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
   /// scratch; pivot() updates them in O(m) in between.
@@ -350,6 +354,7 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   grow(s.xb, m);
   grow(s.y, m);
   grow(s.alpha, m);
+  grow(s.coords, n);
   grow(s.sign, n);
   grow(s.box, 5 * n);
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
