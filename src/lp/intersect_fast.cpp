@@ -264,17 +264,27 @@ void FastSolver::pivot(int row, int entering, double value) {
   // Product-form update of the explicit inverse as one rank-1 update over its contiguous
   // columns: new row r = old row r / alpha_r, every other row i -= alpha_i * new row r. The
   // multipliers follow in O(m): y += d_q * (new row r), d_q = -value the entering reduced cost.
-  auto al = alpha();
+  // Raw loops: at m = 5 Eigen's per-column alignment bookkeeping costs more than the flops.
+  // Each element is updated as inv - (f * alpha), the rounding of the vector expression.
+  const int m = m_;
+  const std::ptrdiff_t ld = s_.binv.outerStride();
+  double* inv = s_.binv.data();
+  const double* al = s_.alpha.data();
+  double* xb = s_.xb.data();
+  double* new_row = s_.factor.data();  // factor is scratch outside refactor()
   const double ar = al[row];
-  const double theta = std::max(s_.xb[row], 0.0) / ar;
-  xb() -= theta * al;
-  s_.xb[row] = theta;
-  auto inv = binv();
-  auto new_row = s_.factor.col(0).head(m_);  // factor is scratch outside refactor()
-  new_row = inv.row(row).transpose() / ar;
-  for (int c = 0; c < m_; ++c) inv.col(c) -= new_row[c] * al;
-  inv.row(row) = new_row.transpose();
-  y() -= value * new_row;
+  const double theta = std::max(xb[row], 0.0) / ar;
+  for (int i = 0; i < m; ++i) xb[i] -= theta * al[i];
+  xb[row] = theta;
+  for (int c = 0; c < m; ++c) new_row[c] = inv[c * ld + row] / ar;
+  for (int c = 0; c < m; ++c) {
+    double* col = inv + c * ld;
+    const double f = new_row[c];
+    for (int i = 0; i < m; ++i) col[i] -= f * al[i];
+    col[row] = f;
+  }
+  double* y = s_.y.data();
+  for (int c = 0; c < m; ++c) y[c] -= value * new_row[c];
   const int leaving = basic(row);
   if (!artificial(leaving)) s_.is_basic[static_cast<std::size_t>(leaving)] = 0;
   set_basic(row, entering);
@@ -360,24 +370,29 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
   // One pass per set: transpose into the store, bounding box, and x - x (0 for finite x, NaN
-  // otherwise) summed as the finiteness test.
+  // otherwise) summed as the finiteness test. Coordinate by coordinate, so that the running
+  // minimum, maximum and sum stay in registers and each stored column is written contiguously.
   double finite = 0;
   const auto load = [&](const PointsRef& p, int first_row, double sign, double* lo, double* hi) {
-    for (int i = 0; i < n; ++i) {
-      lo[i] = std::numeric_limits<double>::infinity();
-      hi[i] = -std::numeric_limits<double>::infinity();
-    }
     const Eigen::Index ld = s.points.rows();
-    double* out = s.points.data() + first_row;
-    for (Eigen::Index j = 0; j < p.cols(); ++j) {
-      const double* col = p.data() + j * p.outerStride();
-      for (int i = 0; i < n; ++i) {
-        const double x = col[i];
-        finite += x - x;
-        lo[i] = std::min(lo[i], x);
-        hi[i] = std::max(hi[i], x);
-        out[i * ld + j] = sign * x;
+    const Eigen::Index stride = p.outerStride();
+    const Eigen::Index count = p.cols();
+    for (int i = 0; i < n; ++i) {
+      const double* in = p.data() + i;
+      double* out = s.points.data() + i * ld + first_row;
+      double low = std::numeric_limits<double>::infinity();
+      double high = -std::numeric_limits<double>::infinity();
+      double probe = 0;
+      for (Eigen::Index j = 0; j < count; ++j) {
+        const double x = in[j * stride];
+        probe += x - x;
+        low = std::min(low, x);
+        high = std::max(high, x);
+        out[j] = sign * x;
       }
+      lo[i] = low;
+      hi[i] = high;
+      finite += probe;
     }
   };
   load(a, 0, 1.0, s.box.data(), s.box.data() + n);
