@@ -4,7 +4,7 @@
 // sign_i e_i on coordinate row i). Rows 0..n-1 say A l = B m, row n sums l, row n+1 sums m.
 #include "lp/intersect_fast.hpp"
 
-#include "lp/column_combination.hpp"
+#include "lp/dense_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +14,10 @@ namespace proxima::lp::detail {
 namespace {
 
 constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+/// Basis size from which the inverse's update goes through the dispatched (AVX2) kernel; below
+/// it the call costs more than it saves (callgrind: +7% instructions at n = 3, -2% at n = 20).
+/// Both paths round alike.
+constexpr int kWideUpdateRows = 8;
 
 template <class Vector>
 void grow(Vector& v, Eigen::Index size) {
@@ -265,7 +269,8 @@ void FastSolver::pivot(int row, int entering, double value) {
   // columns: new row r = old row r / alpha_r, every other row i -= alpha_i * new row r. The
   // multipliers follow in O(m): y += d_q * (new row r), d_q = -value the entering reduced cost.
   // Raw loops: at m = 5 Eigen's per-column alignment bookkeeping costs more than the flops.
-  // Each element is updated as inv - (f * alpha), the rounding of the vector expression.
+  // Each element is updated as inv - (f * alpha), the rounding of the vector expression; the
+  // pivot row is then overwritten with its new value.
   const int m = m_;
   const std::ptrdiff_t ld = s_.binv.outerStride();
   double* inv = s_.binv.data();
@@ -277,11 +282,16 @@ void FastSolver::pivot(int row, int entering, double value) {
   for (int i = 0; i < m; ++i) xb[i] -= theta * al[i];
   xb[row] = theta;
   for (int c = 0; c < m; ++c) new_row[c] = inv[c * ld + row] / ar;
-  for (int c = 0; c < m; ++c) {
-    double* col = inv + c * ld;
-    const double f = new_row[c];
-    for (int i = 0; i < m; ++i) col[i] -= f * al[i];
-    col[row] = f;
+  if (m >= kWideUpdateRows) {
+    subtract_outer_product(inv, ld, m, m, al, new_row);
+    for (int c = 0; c < m; ++c) inv[c * ld + row] = new_row[c];
+  } else {
+    for (int c = 0; c < m; ++c) {
+      double* col = inv + c * ld;
+      const double f = new_row[c];
+      for (int i = 0; i < m; ++i) col[i] -= f * al[i];
+      col[row] = f;
+    }
   }
   double* y = s_.y.data();
   for (int c = 0; c < m; ++c) y[c] -= value * new_row[c];

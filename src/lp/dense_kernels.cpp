@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "lp/column_combination.hpp"
+#include "lp/dense_kernels.hpp"
 
 #include <cstring>
 
@@ -57,6 +57,28 @@ __attribute__((always_inline)) inline void combine(const double* m, std::ptrdiff
   }
 }
 
+__attribute__((always_inline)) inline void outer(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha,
+                                                 const double* f) {
+  for (int c = 0; c < cols; ++c) {
+    double* col = m + c * ld;
+    const double fc = f[c];
+    int r = 0;
+    for (; r + 4 <= rows; r += 4) {
+      Quad x;
+      Quad a;
+      std::memcpy(&x, col + r, sizeof x);
+      std::memcpy(&a, alpha + r, sizeof a);
+      x -= fc * a;
+      std::memcpy(col + r, &x, sizeof x);
+    }
+    for (; r < rows; ++r) col[r] -= fc * alpha[r];
+  }
+}
+
+void outer_portable(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {
+  outer(m, ld, rows, cols, alpha, f);
+}
+
 void combine_portable(const double* m, std::ptrdiff_t ld, int rows, int cols, const double* d, double* out) {
   combine(m, ld, rows, cols, d, out);
 }
@@ -66,6 +88,10 @@ void combine_portable(const double* m, std::ptrdiff_t ld, int rows, int cols, co
 __attribute__((target("avx2"))) void combine_avx2(const double* m, std::ptrdiff_t ld, int rows, int cols,
                                                   const double* d, double* out) {
   combine(m, ld, rows, cols, d, out);
+}
+__attribute__((target("avx2"))) void outer_avx2(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha,
+                                                const double* f) {
+  outer(m, ld, rows, cols, alpha, f);
 }
 const bool kHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 #endif
@@ -80,6 +106,16 @@ void add_column_combination(const double* m, std::ptrdiff_t ld, int rows, int co
   }
 #endif
   combine_portable(m, ld, rows, cols, d, out);
+}
+
+void subtract_outer_product(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {
+#ifdef PROXIMA_LP_X86
+  if (kHaveAvx2) {
+    outer_avx2(m, ld, rows, cols, alpha, f);
+    return;
+  }
+#endif
+  outer_portable(m, ld, rows, cols, alpha, f);
 }
 
 }  // namespace proxima::lp::detail
