@@ -379,17 +379,15 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   grow(s.box, 5 * n);
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
-  // One pass per set: transpose into the store, bounding box, and x - x (0 for finite x, NaN
-  // otherwise) summed as the finiteness test. Coordinate by coordinate, so that the running
-  // minimum, maximum and sum stay in registers and each stored column is written contiguously.
+  // One read-only pass per set: bounding box, and x - x (0 for finite x, NaN otherwise) summed
+  // as the finiteness test. Coordinate by coordinate, so that the running minimum, maximum and
+  // sum stay in registers. The points are stored by normalise_points, already normalised.
   double finite = 0;
-  const auto load = [&](const PointsRef& p, int first_row, double sign, double* lo, double* hi) {
-    const Eigen::Index ld = s.points.rows();
+  const auto box = [&](const PointsRef& p, double* lo, double* hi) {
     const Eigen::Index stride = p.outerStride();
     const Eigen::Index count = p.cols();
     for (int i = 0; i < n; ++i) {
       const double* in = p.data() + i;
-      double* out = s.points.data() + i * ld + first_row;
       double low = std::numeric_limits<double>::infinity();
       double high = -std::numeric_limits<double>::infinity();
       double probe = 0;
@@ -398,19 +396,19 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
         probe += x - x;
         low = std::min(low, x);
         high = std::max(high, x);
-        out[j] = sign * x;
       }
       lo[i] = low;
       hi[i] = high;
       finite += probe;
     }
   };
-  load(a, 0, 1.0, s.box.data(), s.box.data() + n);
-  load(b, na, -1.0, s.box.data() + 2 * n, s.box.data() + 3 * n);
+  box(a, s.box.data(), s.box.data() + n);
+  box(b, s.box.data() + 2 * n, s.box.data() + 3 * n);
   return finite == 0;
 }
 
-double normalise_points(int n, int na, int nb, IntersectStorage& s) {
+double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
+  const int n = static_cast<int>(a.rows());
   double half_extent = 0;
   for (int i = 0; i < n; ++i) {
     const double lo = std::min(s.box[i], s.box[2 * n + i]);
@@ -420,14 +418,26 @@ double normalise_points(int n, int na, int nb, IntersectStorage& s) {
     half_extent = std::max(half_extent, hi / 2 - lo / 2);
   }
   if (!(half_extent > 0)) return half_extent;
-  // A's rows hold a, B's hold -b: a' = (a - c) / h and -b' = (-b + c) / h.
+  // A's rows hold a' = (a - c) / h, B's hold -b' = (c - b) / h, transposed into the store
+  // coordinate by coordinate (each stored column written contiguously).
   const double inv_h = 1.0 / half_extent;
-  for (int i = 0; i < n; ++i) {
-    const double c = s.box[4 * n + i];
-    auto col = s.points.col(i);
-    col.head(na) = (col.head(na).array() - c) * inv_h;
-    col.segment(na, nb) = (col.segment(na, nb).array() + c) * inv_h;
-  }
+  const Eigen::Index ld = s.points.rows();
+  const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
+    const Eigen::Index stride = p.outerStride();
+    const Eigen::Index count = p.cols();
+    for (int i = 0; i < n; ++i) {
+      const double c = s.box[4 * n + i];
+      const double* in = p.data() + i;
+      double* out = s.points.data() + i * ld + first_row;
+      if (negate) {
+        for (Eigen::Index j = 0; j < count; ++j) out[j] = (c - in[j * stride]) * inv_h;
+      } else {
+        for (Eigen::Index j = 0; j < count; ++j) out[j] = (in[j * stride] - c) * inv_h;
+      }
+    }
+  };
+  store(a, 0, false);
+  store(b, a.cols(), true);
   return half_extent;
 }
 
