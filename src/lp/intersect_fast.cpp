@@ -113,19 +113,21 @@ void FastSolver::crash() {
   // the two bounding boxes), each basic in its convexity row at level 1; the coordinate rows
   // take artificial columns signed so that their levels |residual| are >= 0. With u = a', v = -b'
   // the basis matrix is [D u v; 0 1 0; 0 0 1], whose inverse is [D -Du -Dv; 0 1 0; 0 0 1].
-  const auto lo_a = s_.box.segment(0, n_);
-  const auto hi_a = s_.box.segment(n_, n_);
-  const auto lo_b = s_.box.segment(2 * n_, n_);
-  const auto hi_b = s_.box.segment(3 * n_, n_);
-  auto dir = y().head(n_);  // y is free until the first pricing
-  dir = (lo_b + hi_b - lo_a - hi_a) / 2;
-  points_times(dir.data(), 0.0, 0.0);
-  auto v = s_.values.head(cols_);
+  double* dir = s_.y.data();  // y is free until the first pricing
+  const double* box = s_.box.data();
+  for (int i = 0; i < n_; ++i) dir[i] = (box[2 * n_ + i] + box[3 * n_ + i] - box[i] - box[n_ + i]) / 2;
+  points_times(dir, 0.0, 0.0);
+  // First index of the largest value in each set's rows (raw loops: at N = 8 Eigen's visitor
+  // set-up costs more than the scan).
+  const double* v = s_.values.data();
   int sa = 0;
-  int sb = 0;
-  v.head(na_).maxCoeff(&sa);
-  v.tail(nb_).maxCoeff(&sb);
-  sb += na_;
+  for (int j = 1; j < na_; ++j) {
+    if (v[j] > v[sa]) sa = j;
+  }
+  int sb = na_;
+  for (int j = na_ + 1; j < cols_; ++j) {
+    if (v[j] > v[sb]) sb = j;
+  }
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
   auto inv = binv();
   inv.setZero();
