@@ -359,6 +359,57 @@ FastResult FastSolver::run() {
 
 }  // namespace
 
+namespace {
+
+// The input passes for a dimension known at compile time (3, the common case): point by point,
+// each point's coordinates in registers, instead of one strided pass per coordinate whose loop
+// overhead dominates at small N. Same operations per element, in the same order over the points.
+
+/// Box of p into lo and hi; returns the sum of x - x over its coordinates (see load_points).
+template <int Dim>
+double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
+  double low[Dim];
+  double high[Dim];
+  double sum[Dim];
+  for (int i = 0; i < Dim; ++i) {
+    low[i] = std::numeric_limits<double>::infinity();
+    high[i] = -std::numeric_limits<double>::infinity();
+    sum[i] = 0;
+  }
+  const Eigen::Index stride = p.outerStride();
+  const double* col = p.data();
+  for (Eigen::Index j = 0; j < p.cols(); ++j, col += stride) {
+    for (int i = 0; i < Dim; ++i) {
+      const double x = col[i];
+      sum[i] += x - x;
+      low[i] = std::min(low[i], x);
+      high[i] = std::max(high[i], x);
+    }
+  }
+  double finite = 0;
+  for (int i = 0; i < Dim; ++i) {
+    lo[i] = low[i];
+    hi[i] = high[i];
+    finite += sum[i];
+  }
+  return finite;
+}
+
+/// Stores p normalised from row first_row of the store (see normalise_points).
+template <int Dim>
+void fixed_dimension_store(const PointsRef& p, const double* centre, double inv_h, bool negate, double* out,
+                           Eigen::Index ld) {
+  double c[Dim];
+  for (int i = 0; i < Dim; ++i) c[i] = centre[i];
+  const Eigen::Index stride = p.outerStride();
+  const double* col = p.data();
+  for (Eigen::Index j = 0; j < p.cols(); ++j, col += stride) {
+    for (int i = 0; i < Dim; ++i) out[i * ld + j] = negate ? (c[i] - col[i]) * inv_h : (col[i] - c[i]) * inv_h;
+  }
+}
+
+}  // namespace
+
 bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   const int n = static_cast<int>(a.rows());
   const int na = static_cast<int>(a.cols());
@@ -386,6 +437,10 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   // sum stay in registers. The points are stored by normalise_points, already normalised.
   double finite = 0;
   const auto box = [&](const PointsRef& p, double* lo, double* hi) {
+    if (n == 3) {
+      finite += fixed_dimension_box<3>(p, lo, hi);
+      return;
+    }
     const Eigen::Index stride = p.outerStride();
     const Eigen::Index count = p.cols();
     for (int i = 0; i < n; ++i) {
@@ -425,6 +480,10 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
   const double inv_h = 1.0 / half_extent;
   const Eigen::Index ld = s.points.rows();
   const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
+    if (n == 3) {
+      fixed_dimension_store<3>(p, s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row, ld);
+      return;
+    }
     const Eigen::Index stride = p.outerStride();
     const Eigen::Index count = p.cols();
     for (int i = 0; i < n; ++i) {
