@@ -212,7 +212,7 @@ void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, LpI
   detail::IntersectStorage& s = ws.intersect_storage();
   if (!detail::load_points(a, b, s)) detail::validate_pair(a, "points_a", b, "points_b");  // throws, naming it
   reset(r, n, na, nb);
-  const double half_extent = detail::normalise_points(n, na, nb, s);
+  const double half_extent = detail::normalise_points(a, b, s);
   if (!(half_extent > 0)) {
     // Every point is the same point.
     r.intersect = true;

@@ -35,15 +35,15 @@ struct FastResult {
   bool warm_started = false;
 };
 
-/// Sizes the storage for (n, |A|, |B|) (a and b non-empty, n rows each), copies the points one
-/// per row (B's negated) and writes the bounding boxes of A and of B into storage.box, in one
-/// pass over the input. Returns false when a coordinate is NaN or infinite (the caller then
-/// reports which).
+/// Sizes the storage for (n, |A|, |B|) (a and b non-empty, n rows each) and writes the bounding
+/// boxes of A and of B into storage.box, in one read-only pass over the input. Returns false
+/// when a coordinate is NaN or infinite (the caller then reports which).
 bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s);
 
 /// Completes storage.box with the centre of both boxes and returns the half-extent (inf-norm)
-/// of their union; when it is > 0, normalises the stored points to (p - centre) / half-extent.
-double normalise_points(int n, int na, int nb, IntersectStorage& s);
+/// of their union; when it is > 0, stores the points one per row, normalised: (a - centre) /
+/// half-extent for A, (centre - b) / half-extent for B (B's negated).
+double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s);
 
 /// Phase one on the normalised points in storage (see the file comment).
 FastResult solve_intersect_fast(int n, int na, int nb, IntersectStorage& s, const SimplexOptions& options);

@@ -71,6 +71,13 @@ namespace {
 /// Columns priced per matrix-vector product under Bland's rule: large enough to vectorise, small
 /// enough that the scan still stops early. A speed knob only (no effect on the answer).
 constexpr int kBlandPricingBlock = 64;
+/// On the retry after a numerical breakdown (see SimplexSolver::run), the ratio test's pivot
+/// tolerance is this many times SimplexOptions::pivot_tolerance. On a touching pair
+/// (docs/reliability.md, finding 4) the one row at the minimum ratio had a pivot of 2e-8 beside
+/// a largest entry of 9.8, above the default relative tolerance of 1e-9; the basis it made was
+/// singular at the next refactorisation. Treating such entries as zero lets the basic variable
+/// drift below 0 by at most the step times the entry (within the feasibility tolerance here).
+constexpr double kRetryPivotToleranceFactor = 1e3;
 
 bool all_finite(const Eigen::Ref<const Eigen::MatrixXd>& m) { return m.allFinite(); }
 }  // namespace
@@ -92,11 +99,18 @@ class SimplexSolver {
     feas_ = options.feasibility_tolerance * b_scale;
     infeas_ = options.infeasibility_tolerance * b_scale;
     dual_tol_phase2_ = options.optimality_tolerance * c_scale;
+    pivot_tolerance_ = options.pivot_tolerance;
   }
 
+  /// Solves; after a numerical breakdown (a basis singular at refactorisation, or a phase-one
+  /// ratio test with no row), solves once more from the all-artificial basis with a larger
+  /// pivot tolerance in the ratio test (kRetryPivotToleranceFactor). The first attempt is
+  /// unchanged by the retry.
   SimplexResult run();
 
  private:
+  SimplexResult attempt(bool allow_warm);
+
   int extra_index() const { return n_ + m_; }
   bool is_artificial(int j) const { return j >= n_; }
 
@@ -172,6 +186,7 @@ class SimplexSolver {
   int degenerate_run_ = 0;
   bool numerical_trouble_ = false;
   bool reached_optimum_ = false;
+  double pivot_tolerance_ = 0;  // the ratio test's (raised on the retry, see run())
 };
 
 bool SimplexSolver::refactor() {
@@ -289,7 +304,7 @@ int SimplexSolver::ratio_test(bool& degenerate) {
   // pivots strictly decrease the objective.
   auto al = alpha();
   const double max_alpha = al.cwiseAbs().maxCoeff();
-  const double piv = opt_.pivot_tolerance * std::max(1.0, max_alpha);
+  const double piv = pivot_tolerance_ * std::max(1.0, max_alpha);
   double theta_max = std::numeric_limits<double>::infinity();
   for (int i = 0; i < m_; ++i) {
     const bool fixed = !phase_one_ && is_artificial(ws_.basis_[static_cast<std::size_t>(i)]);
@@ -400,6 +415,21 @@ void SimplexSolver::extract_primal() {
 }
 
 SimplexResult SimplexSolver::run() {
+  SimplexResult first = attempt(true);
+  if (!(first.status == Status::degenerate_input && first.detail == Detail::no_progress)) return first;
+  phase_one_ = true;
+  since_refactor_ = 0;
+  degenerate_run_ = 0;
+  numerical_trouble_ = false;
+  reached_optimum_ = false;
+  pivot_tolerance_ = kRetryPivotToleranceFactor * opt_.pivot_tolerance;
+  SimplexResult retry = attempt(false);
+  retry.iterations += first.iterations;
+  retry.phase_one_iterations += first.phase_one_iterations;
+  return retry;
+}
+
+SimplexResult SimplexSolver::attempt(bool allow_warm) {
   SimplexResult result;
   ws_.reserve(m_, n_);
   ws_.rows_ = m_;
@@ -407,7 +437,7 @@ SimplexResult SimplexSolver::run() {
   std::fill(ws_.is_basic_.begin(), ws_.is_basic_.begin() + (n_ + m_ + 1), 0);
   for (int i = 0; i < m_; ++i) ws_.sign_[i] = b_[i] < 0 ? -1.0 : 1.0;
 
-  bool warm = opt_.warm_start && ws_.has_basis(m_, n_);
+  bool warm = allow_warm && opt_.warm_start && ws_.has_basis(m_, n_);
   // A basis that kept the repair column cannot be reused: the column is rebuilt per solve.
   for (int r = 0; warm && r < m_; ++r) warm = ws_.basis_[static_cast<std::size_t>(r)] != extra_index();
   if (warm) {

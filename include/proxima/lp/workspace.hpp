@@ -41,6 +41,7 @@ struct IntersectStorage {
   Eigen::VectorXd xb;      // basic values (m)
   Eigen::VectorXd y;       // phase-one multipliers (m)
   Eigen::VectorXd alpha;   // entering column in basis coordinates (m)
+  Eigen::VectorXd coords;  // the entering point's coordinates, gathered (n)
   Eigen::VectorXd sign;    // artificial column i is sign_i e_i (n)
   Eigen::VectorXd box;     // 5 n: min and max of A, of B, centre of both
   std::vector<int> basis;        // basic column per row (m); >= |A| + |B| means artificial

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The dense kernels of the structured simplex (intersect_fast.cpp), each compiled twice and
+// picked at run time (AVX2 where the CPU has it, the portable build otherwise):
+//  - out += M d for a column-major M: its pricing pass (every point's value under the
+//    multipliers) and its entering column (the basis inverse times a point);
+//  - M -= alpha f^T: the product-form update of the basis inverse after a pivot.
+#pragma once
+
+#include <cstddef>
+
+namespace proxima::lp::detail {
+
+/// out[r] = (((out[r] + d[0] M[0][r]) + d[1] M[1][r]) + ...) + d[cols-1] M[cols-1][r] for
+/// r < rows, where column c of M starts at m + c * ld. The sums are formed in exactly this order,
+/// each product rounded before it is added (no fused multiply-add), so the AVX2 path taken at run
+/// time where the CPU has it returns the same bits as the portable one: the pricing choice and
+/// the certificates do not depend on the machine.
+void add_column_combination(const double* m, std::ptrdiff_t ld, int rows, int cols, const double* d, double* out);
+
+/// M[c][r] = M[c][r] - f[c] * alpha[r] for r < rows, c < cols (column c of M at m + c * ld): the
+/// product rounded before it is subtracted, on every path.
+void subtract_outer_product(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f);
+
+}  // namespace proxima::lp::detail
