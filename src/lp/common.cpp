@@ -15,6 +15,9 @@ void LpOptions::validate() const {
   if (!(contact_tolerance > 0) || !std::isfinite(contact_tolerance)) {
     throw InvalidInput("contact_tolerance", "must be finite and > 0, got " + format_number(contact_tolerance));
   }
+  if (!(max_matrix_entries > 0)) {
+    throw InvalidInput("max_matrix_entries", "must be > 0 (+inf for no bound), got " + format_number(max_matrix_entries));
+  }
 }
 
 Eigen::Block<Eigen::MatrixXd> LpWorkspace::matrix(int rows, int cols) {

@@ -35,6 +35,7 @@ LpDistanceResult unsolved(int n, Eigen::Index na, Eigen::Index nb) {
 LpDistanceResult distance(const PointsRef& a, const PointsRef& b, DistanceNorm norm, LpWorkspace& ws,
                           const LpOptions& options) {
   const int n = detail::validate_pair(a, "points_a", b, "points_b");
+  options.validate();
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
   LpDistanceResult r = unsolved(n, na, nb);
@@ -61,6 +62,10 @@ LpDistanceResult distance(const PointsRef& a, const PointsRef& b, DistanceNorm n
   const bool l1 = norm == DistanceNorm::l1;
   const int rows = l1 ? n + 2 : 2 * n + 2;
   const int cols = na + nb + (l1 ? 2 * n : 2 * n + 1);
+  if (static_cast<double>(rows) * cols > options.max_matrix_entries) {
+    r.status = Status::capacity_exceeded;
+    return r;
+  }
   const int sum_row = rows - 2;
   auto lp = ws.matrix(rows, cols);
   lp.setZero();
@@ -133,11 +138,17 @@ LpDistanceResult distance(const PointsRef& a, const PointsRef& b, DistanceNorm n
 
 SeedResidualResult seed_residual(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, const LpOptions& options) {
   const int n = detail::validate_pair(a, "points_a", b, "points_b");
+  options.validate();
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
   // [A I] (x; s) = b with slacks s = b - A x >= 0; the seed's objective e^T (b - A x) is e^T s.
   const int rows = n + 2;
   const int cols = na + nb + rows;
+  if (static_cast<double>(rows) * cols > options.max_matrix_entries) {
+    SeedResidualResult r;
+    r.status = Status::capacity_exceeded;
+    return r;
+  }
   auto lp = ws.matrix(rows, cols);
   lp.setZero();
   if (na > 0) {

@@ -209,6 +209,13 @@ void intersect_into(const PointsRef& a, const PointsRef& b, LpWorkspace& ws, LpI
   }
   const int na = static_cast<int>(a.cols());
   const int nb = static_cast<int>(b.cols());
+  // The general solver's matrix, (n + 2) x (|A| + |B|), bounds the structured storage too.
+  if (static_cast<double>(n + 2) * (static_cast<double>(na) + nb) > options.max_matrix_entries) {
+    detail::validate_pair(a, "points_a", b, "points_b");  // bad input is still refused first
+    reset(r, n, na, nb);
+    r.status = Status::capacity_exceeded;
+    return;
+  }
   detail::IntersectStorage& s = ws.intersect_storage();
   if (!detail::load_points(a, b, s)) detail::validate_pair(a, "points_a", b, "points_b");  // throws, naming it
   reset(r, n, na, nb);

@@ -121,6 +121,11 @@ inline constexpr double kLpContactTolerance = 1e-9;
 /// point and a hyperplane normal when its length differs from 1 by at most this. Unitless, a few
 /// hundred ulps. Smaller rejects correct certificates for rounding; larger accepts sloppy ones.
 inline constexpr double kLpCertificateWeightSlack = 1e-12;
+/// LP workspace bound: the largest LP matrix (rows x columns, in entries of 8 bytes) one query may
+/// build in its workspace; a query that would need more answers Status::capacity_exceeded without
+/// allocating it (issue 8: bounded workspaces). 2^27 entries = 1 GiB: an intersection of two sets
+/// of 3-D points fits up to about 27 million points in all. Infinity removes the bound.
+inline constexpr double kLpMaxMatrixEntries = 134217728;
 
 // ----------------------------------------------------------------------------------------------
 // gjk

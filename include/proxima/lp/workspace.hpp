@@ -24,6 +24,11 @@ struct LpOptions {
   /// Touching band of intersect/contains/point_inside, relative to the half-extent of the two
   /// sets (see kLpContactTolerance).
   double contact_tolerance = kLpContactTolerance;
+  /// Largest LP matrix (rows x columns) one query may build in the workspace: a query that would
+  /// need more returns status capacity_exceeded (and no answer) instead of allocating it. The
+  /// structured intersection's storage, (|A| + |B|) x n, is within the same bound. > 0; +inf for
+  /// no bound. See kLpMaxMatrixEntries.
+  double max_matrix_entries = kLpMaxMatrixEntries;
 
   /// Throws InvalidInput naming the field unless every value is valid.
   void validate() const;
