@@ -39,6 +39,11 @@ constexpr double kRoundingUlps = 256;
 constexpr double kEdgeSlabsPerStep = 32;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
+// first_contact_only stops resolving edge-edge candidates once every remaining window starts later
+// than the earliest contact + time_tolerance + this margin. The margin (a thousand kSameTime) keeps
+// the merging of duplicates (resolve_duplicates, which joins reports of the same features up to
+// kSameTime apart) identical to the full run's for every collision the first contact keeps.
+constexpr double kFirstContactMargin = 1000 * kSameTime;
 
 // One body in A's local frame at s = 0.
 struct Geometry {
@@ -408,6 +413,30 @@ void resolve_duplicates(std::vector<Collision>& found) {
   found = std::move(kept);
 }
 
+// first_contact_only: resolves the edge-edge candidates in order of the start of their time
+// windows and stops at the first window that starts after the earliest contact found so far (of
+// any kind, passing the properness threshold) + time_tolerance + kFirstContactMargin. A candidate
+// only reports roots inside its window, so none of the skipped ones could report a collision the
+// first contact keeps, nor one that merges with such a collision: the answer is the full run's.
+// The vertex-face candidates (no time window from the screen) must be resolved before. Returns
+// the number of candidates resolved.
+std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<EdgeCandidate>& candidates,
+                                              const ScrewOptions& options) {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const EdgeCandidate& x, const EdgeCandidate& y) { return x.lo < y.lo; });
+  const std::vector<Collision>& found = resolver.collisions();
+  double earliest = std::numeric_limits<double>::infinity();
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    for (; seen < found.size(); ++seen) {
+      if (found[seen].properness >= options.properness_threshold) earliest = std::min(earliest, found[seen].time);
+    }
+    if (std::max(0.0, candidates[i].lo) > earliest + options.time_tolerance + kFirstContactMargin) return i;
+    resolver.edge_edge(candidates[i]);
+  }
+  return candidates.size();
+}
+
 }  // namespace
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
@@ -484,11 +513,16 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Resolver resolver(ga, gb, screw, options, scale);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
-  const auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
+  auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
-  for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
-  result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + ee.size());
+  std::size_t edge_pairs = ee.size();
+  if (options.first_contact_only) {
+    edge_pairs = resolve_edges_until_first_contact(resolver, ee, options);
+  } else {
+    for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
+  }
+  result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + edge_pairs);
 
   std::vector<Collision>& found = resolver.collisions();
   resolve_duplicates(found);
