@@ -37,6 +37,10 @@ constexpr double kRoundingUlps = 256;
 // Edge-edge windows are searched in slabs of at most 1 / kEdgeSlabsPerStep of the step (cost only,
 // see Resolver::edge_edge).
 constexpr double kEdgeSlabsPerStep = 32;
+// A crossing that report_edge_edge keeps has its two segments within 2 tolerance() of each other
+// (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
+// left between the lines at a refined root. Used to clear slabs of edge-edge windows.
+constexpr double kKeptContactReach = 3;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 // first_contact_only stops resolving edge-edge candidates once every remaining window starts later
@@ -283,19 +287,39 @@ class Resolver {
     // branch and bound away from places where the edges are parallel and far apart (e.g. a step
     // that ends with B's original orientation), where the triple product has a double zero and
     // the bisection would spend its interval budget.
+    //
+    // Each distance d measured at a time m also clears the slabs around it: B's edge moves at most
+    // edge_speed, so the segments stay farther apart than kKeptContactReach tolerance() within
+    // m +- (d - kKeptContactReach tolerance()) / edge_speed, and a crossing report_edge_edge keeps has
+    // them closer (the lines' intersection lies within tolerance() of each segment). Slabs inside
+    // such a cleared span are skipped without a sincos; they hold no collision the slab test would
+    // have let through, so the result is unchanged.
+    auto clearance = [&](double d) { return (d - kKeptContactReach * tolerance()) / edge_speed; };
+    double centre_lo = 0, centre_hi = -1;  // cleared around the window's centre
     {
-      // The whole window first: most candidates end here.
+      // The whole window first (rarely excluded on its own, its distance clears the middle slabs).
       Vec3 q, e;
-      triple.motion((lo + hi) / 2, q, e);
-      if (segment_distance(pa, da, q, e) > edge_speed * (hi - lo) / 2 + tolerance()) return;
+      const double centre = (lo + hi) / 2;
+      triple.motion(centre, q, e);
+      const double d = segment_distance(pa, da, q, e);
+      if (d > edge_speed * (hi - lo) / 2 + tolerance()) return;
+      centre_lo = centre - clearance(d);
+      centre_hi = centre + clearance(d);
     }
     const int slabs =
         std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
+    double cleared_until = lo;  // cleared by the slab tests so far
     for (int k = 0; k < slabs; ++k) {
       const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
+      if (s1 <= cleared_until || (centre_lo <= s0 && s1 <= centre_hi)) continue;
       Vec3 q, e;
-      triple.motion((s0 + s1) / 2, q, e);
-      if (segment_distance(pa, da, q, e) > edge_speed * (s1 - s0) / 2 + tolerance()) continue;
+      const double mid = (s0 + s1) / 2;
+      triple.motion(mid, q, e);
+      const double d = segment_distance(pa, da, q, e);
+      if (d > edge_speed * (s1 - s0) / 2 + tolerance()) {
+        cleared_until = std::max(cleared_until, mid + clearance(d));
+        continue;
+      }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         const double s = refine_root(f, l, h, direction, lim, stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
