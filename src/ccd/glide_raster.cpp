@@ -41,6 +41,9 @@ constexpr double kEdgeSlabsPerStep = 32;
 // (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
 // left between the lines at a refined root. Used to clear slabs of edge-edge windows.
 constexpr double kKeptContactReach = 3;
+// Rows of B with fewer records than this are scanned from their start in the edge-crossing scan
+// (cheaper than finding the row's longest record and binary searches there). Cost only.
+constexpr std::size_t kLinearScanRecords = 16;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 // first_contact_only stops resolving edge-edge candidates once every remaining window starts later
@@ -176,10 +179,24 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
     for (int kb = k - 1; kb <= k + 1; ++kb) {
       const auto rb = b.row(kb);
       if (rb.empty()) continue;
+      // B's records of the row are sorted by hmin, so in a busy row the ones that can reach up to
+      // A's record start at a binary search: records starting more than the row's longest below it
+      // end below it (a plain scan walks every record left of A's, quadratic in the row). One pad
+      // more than needed, so that rounding in hmax - hmin cannot drop a record.
+      const bool busy = rb.size() >= kLinearScanRecords;
+      double reach_back = 0;
+      if (busy) {
+        for (const PixelRecord& pb : rb) reach_back = std::max(reach_back, pb.hmax - pb.hmin);
+        reach_back += 2 * pad;
+      }
       for (const PixelRecord& pa : ra) {
         const ScreenSegment& sa = a.segments[pa.segment];
         if (sa.edge < 0) continue;
-        for (const PixelRecord& pb : rb) {
+        const auto first = !busy ? rb.begin()
+                               : std::partition_point(rb.begin(), rb.end(), [&](const PixelRecord& pb) {
+                                   return pb.hmin < pa.hmin - reach_back;
+                                 });
+        for (const PixelRecord& pb : std::span<const PixelRecord>(first, rb.end())) {
           if (pb.hmin > pa.hmax + pad) break;
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
