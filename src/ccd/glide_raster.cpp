@@ -463,8 +463,12 @@ void resolve_duplicates(std::vector<Collision>& found) {
 // the number of candidates resolved.
 std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<EdgeCandidate>& candidates,
                                               const ScrewOptions& options) {
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const EdgeCandidate& x, const EdgeCandidate& y) { return x.lo < y.lo; });
+  // Where Resolver::edge_edge starts searching: max(0, lo), and 0 for a NaN lo as std::max gives
+  // there (so a degenerate window cannot upset the order or be skipped).
+  auto search_start = [](const EdgeCandidate& c) { return c.lo > 0 ? c.lo : 0.0; };
+  std::stable_sort(candidates.begin(), candidates.end(), [&](const EdgeCandidate& x, const EdgeCandidate& y) {
+    return search_start(x) < search_start(y);
+  });
   const std::vector<Collision>& found = resolver.collisions();
   double earliest = std::numeric_limits<double>::infinity();
   std::size_t seen = 0;
@@ -472,7 +476,7 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
     for (; seen < found.size(); ++seen) {
       if (found[seen].properness >= options.properness_threshold) earliest = std::min(earliest, found[seen].time);
     }
-    if (std::max(0.0, candidates[i].lo) > earliest + options.time_tolerance + kFirstContactMargin) return i;
+    if (search_start(candidates[i]) > earliest + options.time_tolerance + kFirstContactMargin) return i;
     resolver.edge_edge(candidates[i]);
   }
   return candidates.size();
