@@ -37,8 +37,20 @@ constexpr double kRoundingUlps = 256;
 // Edge-edge windows are searched in slabs of at most 1 / kEdgeSlabsPerStep of the step (cost only,
 // see Resolver::edge_edge).
 constexpr double kEdgeSlabsPerStep = 32;
+// A crossing that report_edge_edge keeps has its two segments within 2 tolerance() of each other
+// (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
+// left between the lines at a refined root. Used to clear slabs of edge-edge windows.
+constexpr double kKeptContactReach = 3;
+// Rows of B with fewer records than this are scanned from their start in the edge-crossing scan
+// (cheaper than finding the row's longest record and binary searches there). Cost only.
+constexpr std::size_t kLinearScanRecords = 16;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
+// first_contact_only stops resolving edge-edge candidates once every remaining window starts later
+// than the earliest contact + time_tolerance + this margin. The margin (a thousand kSameTime) keeps
+// the merging of duplicates (resolve_duplicates, which joins reports of the same features up to
+// kSameTime apart) identical to the full run's for every collision the first contact keeps.
+constexpr double kFirstContactMargin = 1000 * kSameTime;
 
 // One body in A's local frame at s = 0.
 struct Geometry {
@@ -167,10 +179,24 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
     for (int kb = k - 1; kb <= k + 1; ++kb) {
       const auto rb = b.row(kb);
       if (rb.empty()) continue;
+      // B's records of the row are sorted by hmin, so in a busy row the ones that can reach up to
+      // A's record start at a binary search: records starting more than the row's longest below it
+      // end below it (a plain scan walks every record left of A's, quadratic in the row). One pad
+      // more than needed, so that rounding in hmax - hmin cannot drop a record.
+      const bool busy = rb.size() >= kLinearScanRecords;
+      double reach_back = 0;
+      if (busy) {
+        for (const PixelRecord& pb : rb) reach_back = std::max(reach_back, pb.hmax - pb.hmin);
+        reach_back += 2 * pad;
+      }
       for (const PixelRecord& pa : ra) {
         const ScreenSegment& sa = a.segments[pa.segment];
         if (sa.edge < 0) continue;
-        for (const PixelRecord& pb : rb) {
+        const auto first = !busy ? rb.begin()
+                               : std::partition_point(rb.begin(), rb.end(), [&](const PixelRecord& pb) {
+                                   return pb.hmin < pa.hmin - reach_back;
+                                 });
+        for (const PixelRecord& pb : std::span<const PixelRecord>(first, rb.end())) {
           if (pb.hmin > pa.hmax + pad) break;
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
@@ -278,19 +304,39 @@ class Resolver {
     // branch and bound away from places where the edges are parallel and far apart (e.g. a step
     // that ends with B's original orientation), where the triple product has a double zero and
     // the bisection would spend its interval budget.
+    //
+    // Each distance d measured at a time m also clears the slabs around it: B's edge moves at most
+    // edge_speed, so the segments stay farther apart than kKeptContactReach tolerance() within
+    // m +- (d - kKeptContactReach tolerance()) / edge_speed, and a crossing report_edge_edge keeps has
+    // them closer (the lines' intersection lies within tolerance() of each segment). Slabs inside
+    // such a cleared span are skipped without a sincos; they hold no collision the slab test would
+    // have let through, so the result is unchanged.
+    auto clearance = [&](double d) { return (d - kKeptContactReach * tolerance()) / edge_speed; };
+    double centre_lo = 0, centre_hi = -1;  // cleared around the window's centre
     {
-      // The whole window first: most candidates end here.
+      // The whole window first (rarely excluded on its own, its distance clears the middle slabs).
       Vec3 q, e;
-      triple.motion((lo + hi) / 2, q, e);
-      if (segment_distance(pa, da, q, e) > edge_speed * (hi - lo) / 2 + tolerance()) return;
+      const double centre = (lo + hi) / 2;
+      triple.motion(centre, q, e);
+      const double d = segment_distance(pa, da, q, e);
+      if (d > edge_speed * (hi - lo) / 2 + tolerance()) return;
+      centre_lo = centre - clearance(d);
+      centre_hi = centre + clearance(d);
     }
     const int slabs =
         std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
+    double cleared_until = lo;  // cleared by the slab tests so far
     for (int k = 0; k < slabs; ++k) {
       const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
+      if (s1 <= cleared_until || (centre_lo <= s0 && s1 <= centre_hi)) continue;
       Vec3 q, e;
-      triple.motion((s0 + s1) / 2, q, e);
-      if (segment_distance(pa, da, q, e) > edge_speed * (s1 - s0) / 2 + tolerance()) continue;
+      const double mid = (s0 + s1) / 2;
+      triple.motion(mid, q, e);
+      const double d = segment_distance(pa, da, q, e);
+      if (d > edge_speed * (s1 - s0) / 2 + tolerance()) {
+        cleared_until = std::max(cleared_until, mid + clearance(d));
+        continue;
+      }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         const double s = refine_root(f, l, h, direction, lim, stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
@@ -408,6 +454,34 @@ void resolve_duplicates(std::vector<Collision>& found) {
   found = std::move(kept);
 }
 
+// first_contact_only: resolves the edge-edge candidates in order of the start of their time
+// windows and stops at the first window that starts after the earliest contact found so far (of
+// any kind, passing the properness threshold) + time_tolerance + kFirstContactMargin. A candidate
+// only reports roots inside its window, so none of the skipped ones could report a collision the
+// first contact keeps, nor one that merges with such a collision: the answer is the full run's.
+// The vertex-face candidates (no time window from the screen) must be resolved before. Returns
+// the number of candidates resolved.
+std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<EdgeCandidate>& candidates,
+                                              const ScrewOptions& options) {
+  // Where Resolver::edge_edge starts searching: max(0, lo), and 0 for a NaN lo as std::max gives
+  // there (so a degenerate window cannot upset the order or be skipped).
+  auto search_start = [](const EdgeCandidate& c) { return c.lo > 0 ? c.lo : 0.0; };
+  std::stable_sort(candidates.begin(), candidates.end(), [&](const EdgeCandidate& x, const EdgeCandidate& y) {
+    return search_start(x) < search_start(y);
+  });
+  const std::vector<Collision>& found = resolver.collisions();
+  double earliest = std::numeric_limits<double>::infinity();
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    for (; seen < found.size(); ++seen) {
+      if (found[seen].properness >= options.properness_threshold) earliest = std::min(earliest, found[seen].time);
+    }
+    if (search_start(candidates[i]) > earliest + options.time_tolerance + kFirstContactMargin) return i;
+    resolver.edge_edge(candidates[i]);
+  }
+  return candidates.size();
+}
+
 }  // namespace
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
@@ -484,11 +558,16 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Resolver resolver(ga, gb, screw, options, scale);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
-  const auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
+  auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
-  for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
-  result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + ee.size());
+  std::size_t edge_pairs = ee.size();
+  if (options.first_contact_only) {
+    edge_pairs = resolve_edges_until_first_contact(resolver, ee, options);
+  } else {
+    for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
+  }
+  result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + edge_pairs);
 
   std::vector<Collision>& found = resolver.collisions();
   resolve_duplicates(found);

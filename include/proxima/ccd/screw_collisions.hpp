@@ -147,6 +147,9 @@ struct ScrewResult {
 /// first contact of over 600 seeded motions, at pixel sizes 1/4 to 1/256); it leaves out contacts
 /// of features on no backward- (A) / forward-facing (B) face (seed 4.2), e.g. a reflex vertex
 /// whose faces all face away from the motion, which cannot be a first contact.
+/// Raster first_contact_only: the screen is drawn and scanned in full, then the edge-edge
+/// candidates are resolved in order of their screen time windows until none can precede the
+/// earliest contact found; the collisions returned are exactly the full run's first ones.
 /// Status capacity_exceeded when a body needs more than max_pixel_records records.
 ScrewResult screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                              const Pose& b_start, const Pose& b_end, const ScrewOptions& options = {});
