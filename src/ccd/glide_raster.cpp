@@ -4,6 +4,7 @@
 
 #include <proxima/ccd/collision_screen.hpp>
 
+#include "ccd/collision_list.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
@@ -572,20 +573,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   std::vector<Collision>& found = resolver.collisions();
   resolve_duplicates(found);
   std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
-  std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
-  if (options.first_contact_only && !found.empty()) {
-    const double first = found.front().time;
-    std::size_t keep = 0;
-    while (keep < found.size() && found[keep].time <= first + options.time_tolerance) ++keep;
-    found.resize(keep);
-  }
-  // To the world frame: A is placed at time s by its own screw from a_start to a_end.
-  for (Collision& c : found) {
-    const Pose pose_a = a_motion.pose(c.time) * a_start;
-    c.point = pose_a.apply(c.point);
-    c.normal = pose_a.rotate(c.normal);
-  }
-  result.collisions = std::move(found);
+  finish_collisions(found, options, a_motion, a_start, result);
   result.iterations = static_cast<int>(raster_a.records.size() + raster_b.records.size()) + resolver.stats().intervals +
                       resolver.stats().evaluations;
   if (raster_a.out_of_records || raster_b.out_of_records) {
@@ -593,12 +581,6 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   } else if (raster_a.subdivision_capped || raster_b.subdivision_capped || resolver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
-  }
-  if (!result.collisions.empty()) {
-    result.contact = true;
-    result.toi = result.collisions.front().time;
-    result.point = result.collisions.front().point;
-    result.normal = result.collisions.front().normal;
   }
   return result;
 }

@@ -4,6 +4,7 @@
 
 #include <proxima/core/error.hpp>
 
+#include "ccd/collision_list.hpp"
 #include "ccd/glide_raster.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
@@ -547,31 +548,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
 
-  std::vector<Collision>& found = solver.collisions();
-  std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
-  if (options.first_contact_only && !found.empty()) {
-    const double first = found.front().time;
-    std::size_t keep = 0;
-    while (keep < found.size() && found[keep].time <= first + options.time_tolerance) ++keep;
-    found.resize(keep);
-  }
-  // To the world frame: A is placed at time s by its own screw from a_start to a_end.
-  for (Collision& c : found) {
-    const Pose pose_a = a_motion.pose(c.time) * a_start;
-    c.point = pose_a.apply(c.point);
-    c.normal = pose_a.rotate(c.normal);
-  }
-  result.collisions = std::move(found);
+  detail::finish_collisions(solver.collisions(), options, a_motion, a_start, result);
   result.iterations = solver.stats().intervals + solver.stats().evaluations;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
-  }
-  if (!result.collisions.empty()) {
-    result.contact = true;
-    result.toi = result.collisions.front().time;
-    result.point = result.collisions.front().point;
-    result.normal = result.collisions.front().normal;
   }
   return result;
 }
