@@ -4,7 +4,9 @@
 #include <proxima/core/error.hpp>
 #include <proxima/ipm/distance.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace proxima::ipm {
@@ -48,6 +50,65 @@ void append_moving(const Object& object, const Pose& pose, const detail::Frame& 
     for (const auto& [col, shift] : shifts) cs[k].map.col(col) -= block * shift;
   }
 }
+
+/// Smallest slack -c_k(z) over the constraints (negative when z is outside one).
+template <int N>
+double smallest_slack(const std::vector<Constraint<N>>& cs, const VecN<N>& z) {
+  double smallest = std::numeric_limits<double>::infinity();
+  for (const auto& c : cs) smallest = std::min(smallest, -constraint_value(c, z));
+  return smallest;
+}
+
+/// A start for the first-contact retry that is well inside every constraint. The common point
+/// found by eq. 17 is only known to be inside: its stop check fires on the first iterate inside
+/// both objects, usually A's interior point, which may graze B's boundary or be a point where
+/// A's gradient and curvature vanish (the can's centre: exponents above 2), so the Schur matrix
+/// lacks A's terms and its Cholesky fails at the first iteration. The smallest slack is concave along any
+/// segment (each constraint is convex), so golden-section search for its maximum on the
+/// segments from `start` towards each object's interior point (at the start's time) is
+/// unimodal and never returns a point worse than `start` (kept feasible by construction).
+template <int N>
+VecN<N> deepen_start(const std::vector<Constraint<N>>& cs, const VecN<N>& start,
+                     std::initializer_list<VecN<N>> targets) {
+  constexpr int kProbes = 8;  // interval shrinks to 0.618^8 ~ 2e-2 of the segment: deep enough
+  const double ratio = (std::sqrt(5.0) - 1) / 2;
+  VecN<N> best = start;
+  double best_slack = smallest_slack(cs, start);
+  for (const VecN<N>& target : targets) {
+    const VecN<N> step = target - start;
+    if (step.isZero(0)) continue;  // the start is that object's interior point (the usual case)
+    auto slack_at = [&](double theta) { return smallest_slack<N>(cs, start + theta * step); };
+    double lo = 0, hi = 1;
+    double left = hi - ratio * (hi - lo), right = lo + ratio * (hi - lo);
+    double f_left = slack_at(left), f_right = slack_at(right);
+    for (int probe = 2; probe < kProbes; ++probe) {
+      if (f_left < f_right) {
+        lo = left;
+        left = right;
+        f_left = f_right;
+        right = lo + ratio * (hi - lo);
+        f_right = slack_at(right);
+      } else {
+        hi = right;
+        right = left;
+        f_right = f_left;
+        left = hi - ratio * (hi - lo);
+        f_left = slack_at(left);
+      }
+    }
+    const double theta = f_left < f_right ? right : left;
+    const double slack = std::max(f_left, f_right);
+    if (slack > best_slack) {
+      best_slack = slack;
+      best = start + theta * step;
+    }
+  }
+  return best;
+}
+
+/// Iteration cap of the first-contact solve's fast path (Mehrotra) before the conservative
+/// path-following retry; the median query takes ~20 in all (both solves share max_iterations).
+constexpr int kToiFastPathIterations = 100;
 
 void require_velocity(const char* field, const Vec3& v) { require_finite(field, v); }
 
@@ -155,19 +216,76 @@ ToiResult toi_translate(const Object& a, const Pose& pose_a, const Vec3& velocit
   Problem<4> p;
   p.g(3) = 1;
   p.constraints = cs;
-  VecN<4> z0;
-  z0 << (closest.point_a - frame.origin) / scale, closest.min_time / t_max;
+  VecN<4> common;
+  common << (closest.point_a - frame.origin) / scale, closest.min_time / t_max;
   Workspace<4> ws;
-  const SolverOutput<4> out = solve(p, z0, {}, options.initial_barrier, options, ws, [](const VecN<4>&) { return false; });
+
+  // Outward normal of A (first = 0, last = ma) or B (ma, m) at the iterate: the sum of that
+  // object's multipliers times their gradients in q.
+  auto normal_of = [&](std::size_t first, std::size_t last) {
+    Vec3 n = Vec3::Zero();
+    for (std::size_t k = first; k < last; ++k) n += ws.lambda[k] * ws.grad[k].head<3>();
+    return n;
+  };
+  // At a sharp edge of a part with exponents below 2 the stationarity of eq. 18 cannot be
+  // certified in floating point (solver.hpp). The first contact is then certified by a
+  // separating plane: the iterate is feasible, so its time is an upper bound of the first
+  // contact, and a plane of normal n that separates the objects at t = 0 by `gap` keeps
+  // separating them until gap / (n . (da - db)), a lower bound. Candidates for n: A's normal,
+  // B's (reversed) and their bisector; they differ by the stationarity error, and at an edge
+  // the sharp object's support is insensitive to n, so the other object's normal is the tight one.
+  auto certified_by_plane = [&](const SolverOutput<4>& out) {
+    const std::size_t parts = cs.size() - 2;  // the unit bounds on tau are not the objects' parts
+    const Vec3 na = normal_of(0, ma), nb = -normal_of(ma, parts);
+    if (!(na.norm() > 0 && nb.norm() > 0) || !na.allFinite() || !nb.allFinite()) return false;
+    const double tau = out.z(3);
+    const Vec3 point = frame.origin + scale * out.z.head<3>();
+    std::vector<double> nu(parts);
+    double tau_lower = 0;
+    for (const Vec3& candidate : {na, nb, Vec3(na.normalized() + nb.normalized())}) {
+      if (!(candidate.norm() > 0)) continue;
+      const Vec3 n = candidate.normalized();
+      // Multipliers of max n.a over A and max -n.b over B, from the solver's (world units).
+      for (std::size_t k = 0; k < parts; ++k) nu[k] = ws.lambda[k] * scale / (k < ma ? na.norm() : nb.norm());
+      const double gap = plane_separation(a, pose_a, b, pose_b, n, point - da * tau, point - db * tau, nu);
+      const double closing = n.dot(da - db);
+      if (closing > 0) tau_lower = std::max(tau_lower, gap / closing);
+    }
+    return tau - tau_lower <= kIpmSupportGapRelative;
+  };
+  auto never_stop = [](const VecN<4>&) { return false; };
+
+  // Mehrotra's centring can drive mu to ~1e-5 in two long steps from the common point while the
+  // iterate is still far from the optimum (time 0.44 for 0.19); on the diamond's curved
+  // boundary it then jams (steps ~1e-7, a few queries in 2000). So the fast path gets a share of
+  // the budget, and what it does not certify is solved again by the conservative path-following
+  // (fixed centring) from a deeper start; both solves share options.max_iterations.
+  IpmOptions fast = options;
+  fast.max_iterations = std::min(options.max_iterations, kToiFastPathIterations);
+  SolverOutput<4> out = solve(p, common, {}, options.initial_barrier, fast, ws, never_stop);
+  bool plane_certified = out.termination != Termination::converged && certified_by_plane(out);
+  if (out.termination != Termination::converged && !plane_certified && options.max_iterations > out.iterations) {
+    IpmOptions conservative = options;
+    conservative.predictor_corrector = false;
+    conservative.max_iterations = options.max_iterations - out.iterations;
+    // Each object's interior point at the common point's time, in the unknowns (q, tau).
+    VecN<4> centre_a = common, centre_b = common;
+    centre_a.head<3>() = (pose_a.apply(a.interior_point()) - frame.origin + da * common(3)) / scale;
+    centre_b.head<3>() = (pose_b.apply(b.interior_point()) - frame.origin + db * common(3)) / scale;
+    const VecN<4> deeper = deepen_start<4>(cs, common, {centre_a, centre_b});
+    const int used = out.iterations;
+    out = solve(p, deeper, {}, options.initial_barrier, conservative, ws, never_stop);
+    out.iterations += used;
+    plane_certified = out.termination != Termination::converged && certified_by_plane(out);
+  }
   r.iterations += out.iterations;
-  const auto [status, reason] = to_status(out.termination);
+  const auto [status, reason] = plane_certified ? std::pair{Status::converged, Detail::duality_gap}
+                                                : to_status(out.termination);
   r.status = status;
   r.detail = reason;
   r.toi = out.z(3) * t_max;
   r.point = frame.origin + scale * out.z.head<3>();
-  // A's outward normal at the contact: sum of A's multipliers times their gradients in q.
-  Vec3 n = Vec3::Zero();
-  for (std::size_t k = 0; k < ma; ++k) n += ws.lambda[k] * ws.grad[k].head<3>();
+  const Vec3 n = normal_of(0, ma);
   if (n.norm() > 0) r.normal = n.normalized();
   return r;
 }

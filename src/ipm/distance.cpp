@@ -120,17 +120,22 @@ double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec
 
 }  // namespace
 
+double plane_separation(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& n,
+                        const Vec3& x, const Vec3& y, std::span<const double> nu) {
+  const std::size_t ma = a.parts().size();
+  const double ha = support_upper(a, pose_a, n, x, nu.first(ma));
+  const double hb = support_upper(b, pose_b, -n, y, nu.subspan(ma));
+  return -hb - ha;
+}
+
 double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
                            const Vec3& x, const Vec3& y, std::span<const double> multipliers) {
   const double d = (y - x).norm();
   if (!(d > 0)) return 0;
   const Vec3 n = (y - x) / d;
-  const std::size_t ma = a.parts().size();
   std::vector<double> nu(multipliers.begin(), multipliers.end());
   for (double& v : nu) v /= 2 * d;
-  const double ha = support_upper(a, pose_a, n, x, std::span<const double>(nu).first(ma));
-  const double hb = support_upper(b, pose_b, -n, y, std::span<const double>(nu).subspan(ma));
-  return std::max(0.0, -hb - ha);
+  return std::max(0.0, plane_separation(a, pose_a, b, pose_b, n, x, y, nu));
 }
 
 bool has_power_terms(const Object& object) {

@@ -125,6 +125,14 @@ inline constexpr double kIpmSupportGapRelative = 1e-10;
 double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
                            const Vec3& x, const Vec3& y, std::span<const double> multipliers);
 
+/// The same bound for a given unit normal n (world, from A towards B): a lower bound of
+/// min_B n.b - max_A n.a, negative when the plane does not separate. x in A and y in B are the
+/// points whose KKT data bound the supports of objects that are not a single superquadric, with
+/// nu (A's parts then B's) the multipliers of max n.a over A and of max -n.b over B there; any
+/// nu >= 0 gives a valid bound, tight when n = sum nu_k grad c_k holds at the points.
+double plane_separation(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& n,
+                        const Vec3& x, const Vec3& y, std::span<const double> nu);
+
 /// Power terms with exponents below this are carried by epigraph variables in the reformulated
 /// problem: below 2 the curvature of |w|^n is unbounded at 0, below 3 it is not Lipschitz there
 /// (it vanishes like |w|^(n-2)), and both slow Newton's method near w = 0.
