@@ -5,10 +5,10 @@
 # install the package and build the examples/ consumer against the installed copy, then the
 # packaging stage (shared + static install trees, find_package and pkg-config consumers).
 # Each part prints its wall time. PROXIMA_CI_STAGES picks the stages after the main suite
-# (default "packaging"; "" for none). The hardening stages tools/ci/sanitizers.sh (whole suite
-# under ASan+UBSan, concurrency tests under TSan) and tools/ci/fuzz.sh (bounded libFuzzer runs)
-# are not in the default list until a full run of each has been timed within CI's budget:
-#   PROXIMA_CI_STAGES="packaging sanitizers fuzz" bash tools/test.sh
+# (default "packaging sanitizers fuzz"; "" for none): tools/ci/packaging.sh, tools/ci/sanitizers.sh
+# (the whole suite under ASan+UBSan, the concurrency tests under TSan) and tools/ci/fuzz.sh
+# (bounded libFuzzer runs of every target from the corpus in fuzz/corpus). Their timings on a
+# clean clone are in docs/reliability.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-debian.sh
@@ -35,7 +35,7 @@ done
 echo "examples: built against the installed package and ran"
 stage_done "examples"
 
-for stage in ${PROXIMA_CI_STAGES-packaging}; do
+for stage in ${PROXIMA_CI_STAGES-packaging sanitizers fuzz}; do
   bash "tools/ci/$stage.sh"
   stage_done "$stage stage"
 done
