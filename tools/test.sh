@@ -36,6 +36,6 @@ echo "examples: built against the installed package and ran"
 stage_done "examples"
 
 for stage in ${PROXIMA_CI_STAGES-packaging sanitizers fuzz}; do
-  bash "tools/ci/$stage.sh"
+  PROXIMA_PACKAGING_STATIC_FROM="$PWD/build" bash "tools/ci/$stage.sh"
   stage_done "$stage stage"
 done

@@ -10,6 +10,9 @@
 #   4. builds and runs a tiny consumer through pkg-config (cflags + libs only).
 # Usage: tools/ci/packaging.sh            (build dirs build-packaging-{shared,static} in the repo)
 #        PROXIMA_PACKAGING_PREFIX=/path/build-x tools/ci/packaging.sh   (dirs /path/build-x-{shared,static})
+#        PROXIMA_PACKAGING_STATIC_FROM=/path/build tools/ci/packaging.sh
+#          (the static tree is installed from that existing static build instead of a new one;
+#          tools/test.sh passes its main build)
 # Uses ccache when installed (the top-level CMakeLists.txt picks it up). Prints its duration.
 set -euo pipefail
 
@@ -28,13 +31,23 @@ for kind in shared static; do
   # The command is built (and its RUNPATH checked) in the shared tree only: a static command
   # needs nothing at run time, and skipping it saves the viewer's build.
   [[ $kind == shared ]] && shared=ON apps=ON
-  say "$kind: configure + build + install ($build)"
   rm -rf "$install" "$build/examples" "$build/consumer" "$build/version-check"
-  cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
-    -DPROXIMA_BUILD_TESTS=OFF -DPROXIMA_BUILD_BENCH=OFF -DPROXIMA_BUILD_PYTHON=OFF \
-    -DPROXIMA_BUILD_APPS=$apps -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
-  cmake --build "$build" -j"$jobs"
-  cmake --install "$build" >/dev/null
+  if [[ $kind == static && -n ${PROXIMA_PACKAGING_STATIC_FROM:-} ]]; then
+    # A static Release build made already (tools/test.sh's main build): install it instead of
+    # compiling the library a second time with the same compiler and build type.
+    grep -q '^BUILD_SHARED_LIBS:BOOL=ON' "$PROXIMA_PACKAGING_STATIC_FROM/CMakeCache.txt" \
+      && fail "PROXIMA_PACKAGING_STATIC_FROM=$PROXIMA_PACKAGING_STATIC_FROM is a shared build"
+    say "$kind: install the existing build $PROXIMA_PACKAGING_STATIC_FROM"
+    mkdir -p "$build"
+    cmake --install "$PROXIMA_PACKAGING_STATIC_FROM" --prefix "$install" >/dev/null
+  else
+    say "$kind: configure + build + install ($build)"
+    cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
+      -DPROXIMA_BUILD_TESTS=OFF -DPROXIMA_BUILD_BENCH=OFF -DPROXIMA_BUILD_PYTHON=OFF \
+      -DPROXIMA_BUILD_APPS=$apps -DCMAKE_INSTALL_PREFIX="$install" >/dev/null
+    cmake --build "$build" -j"$jobs"
+    cmake --install "$build" >/dev/null
+  fi
 
   say "$kind: install tree"
   libdir="$(dirname "$(find "$install" -name proxima.pc -path '*/pkgconfig/*' | head -n1)")/.."
