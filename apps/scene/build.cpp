@@ -165,6 +165,7 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
     built.error = e.what();
   } catch (const std::exception& e) {
     built.error = spec.path + ": cannot be built: " + e.what();
+    built.internal_error = true;
   }
   return built;
 }

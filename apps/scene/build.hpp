@@ -28,6 +28,9 @@ struct BuiltShape {
   /// and sphere shapes.
   std::shared_ptr<const ipm::Object> implicit;
   std::string error;
+  /// True when `error` comes from an exception other than InvalidInput: a library bug, not bad
+  /// input (the fuzzers fail on it).
+  bool internal_error = false;
 };
 
 /// Builds the library objects for `spec`. Never throws: errors land in BuiltShape::error.

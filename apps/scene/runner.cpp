@@ -77,8 +77,10 @@ Outcome Runner::run(const QuerySpec& q, const RunOptions& options) {
   QueryInput input{q, nullptr, nullptr};
   if (!q.a.empty()) {
     const BuiltShape& a = built_->get(q.a);
+    out.internal_error = a.internal_error;
     if (!a.error.empty()) return fail(path + ".a: shape \"" + q.a + "\" is invalid: " + a.error);
     const BuiltShape& b = built_->get(q.b);
+    out.internal_error = b.internal_error;
     if (!b.error.empty()) return fail(path + ".b: shape \"" + q.b + "\" is invalid: " + b.error);
     input.a = &a;
     input.b = &b;
@@ -112,6 +114,7 @@ Outcome Runner::run(const QuerySpec& q, const RunOptions& options) {
   } catch (const InvalidInput& e) {
     return fail(path + ": " + e.what());
   } catch (const std::exception& e) {
+    out.internal_error = true;
     return fail(path + ": internal error: " + e.what());
   }
   if (!answer.ok) return fail(path + ": " + answer.message);

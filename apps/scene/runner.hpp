@@ -44,6 +44,9 @@ struct Outcome {
   bool ok = false;
   /// The error text when !ok ("queries[2].pose_a.quaternion: ..."), empty otherwise.
   std::string message;
+  /// True when the error is not the input's fault: an exception other than InvalidInput inside
+  /// the library or the shape builder ("internal error", "cannot be built"). Always a bug.
+  bool internal_error = false;
   /// For the demo table: the algorithm that answered ("gjk", "epa", ...), a short human-readable
   /// answer, the iteration count (-1 when not iterative), and the median time when timed (NaN
   /// otherwise).

@@ -221,5 +221,31 @@ TEST(ConsistencyReplay, PolyhedraToiTranslateAndScrew) {
   expect_status(lines[1], s.iterations, s.status);
 }
 
+// Bad input is never flagged as a library bug, even when its message echoes the words the runner
+// uses for one (the scene fuzzer fails on Outcome::internal_error, not on message text).
+TEST(ConsistencyReplay, BadInputIsNotAnInternalError) {
+  const scene::SceneSpec spec = scene::read_scene(R"({
+    "shapes": {"ball": {"type": "sphere", "radius": 1},
+               "bad": {"type": "sphere", "radius": -1}},
+    "queries": [
+      {"id": "k", "kind": "internal error: cannot be built", "a": "ball", "b": "ball"},
+      {"id": "s", "kind": "distance", "a": "ball", "b": "bad"},
+      {"id": "g", "kind": "distance", "a": "ball", "b": "ball", "pose_b": {"translation": [3, 0, 0]}}
+    ]})");
+  scene::Runner runner(spec);
+  ASSERT_EQ(spec.queries.size(), 3u);
+  const scene::Outcome kind = runner.run(spec.queries[0]);
+  EXPECT_FALSE(kind.ok);
+  EXPECT_NE(kind.message.find("internal error: cannot be built"), std::string::npos) << kind.message;
+  EXPECT_FALSE(kind.internal_error) << kind.message;
+  const scene::Outcome shape = runner.run(spec.queries[1]);
+  EXPECT_FALSE(shape.ok);
+  EXPECT_NE(shape.message.find("radius"), std::string::npos) << shape.message;
+  EXPECT_FALSE(shape.internal_error) << shape.message;
+  const scene::Outcome good = runner.run(spec.queries[2]);
+  EXPECT_TRUE(good.ok) << good.message;
+  EXPECT_FALSE(good.internal_error);
+}
+
 }  // namespace
 }  // namespace proxima::consistency

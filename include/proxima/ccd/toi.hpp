@@ -124,7 +124,8 @@ double toi_scale(const A& a, const Pose& pa, const B& b, const Pose& pb) {
 /// First contact time in [0, t_max] of A translating with velocity_a from pose_a and B with
 /// velocity_b from pose_b (world frame, rotations fixed). contact false and toi NaN when they do
 /// not touch within t_max; toi 0 when they already touch. point: midpoint of the closest points
-/// at toi (world); normal: unit, from A towards B, at the last separated step.
+/// at toi (world); normal: unit, from A towards B, at the last separated step (NaN when the
+/// shapes already overlap at time 0: there is no separated step; toi is then 0, iterations 1).
 /// Under pure translation the distance is convex in t, so a non-closing direction ends the search.
 /// Cost: one GJK distance per step (warm-started); typically under 10 steps. No heap allocation.
 /// Throws InvalidInput for non-finite velocities, t_max < 0, or bad options.
@@ -155,7 +156,8 @@ ToiResult toi_translate(const A& a, const Pose& pose_a, const Vec3& velocity_a, 
 /// bounded by the largest speed of a point of B's bounding sphere along the helix,
 /// sqrt(theta^2 (r_axis + radius)^2 + g^2), and, along the current normal when it separates the
 /// shapes (checked by support calls), by the approach along that normal (see the step bound).
-/// Results in the world frame with A placed by interpolate(a_start, a_end, toi). Throws as
+/// Results in the world frame with A placed by interpolate(a_start, a_end, toi); point and normal
+/// as toi_translate's (normal NaN when the shapes overlap at the start). Throws as
 /// decompose() ("rotation" at or beyond pi).
 template <SupportMap A, SupportMap B>
 ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B& b, const Pose& b_start,
