@@ -40,6 +40,12 @@ void ThreadPool::worker_loop(const std::stop_token& stop) {
       std::unique_lock lock(mutex_);
       if (!wake_.wait(lock, stop, [&] { return generation_ != seen; })) return;  // stop requested
       seen = generation_;
+      // A worker that wakes after its job has finished (run() cleared job_ once every task was
+      // done and no worker was active) must not join it: its function is gone, and the shared
+      // task counter may already belong to the next job (the old code called a null function
+      // there, about once in a few thousand short jobs). Joining happens under the lock and
+      // counts in active_, so a job never finishes while a worker that joined it still runs.
+      if (job_ == nullptr) continue;
       job = job_;
       tasks = tasks_;
       ++active_;

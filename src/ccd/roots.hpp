@@ -10,11 +10,23 @@
 
 namespace proxima::ccd::detail {
 
+/// A query's interval budget: this many intervals to start with, and this many more with every
+/// search (sign-change isolation of one feature pair on one time window). Each search also stops
+/// at RootLimits::max_intervals, but a query runs thousands of searches, so without a shared
+/// budget the worst case is their product: fuzzed motions that translate a unit tetrahedron by
+/// 1e150 leave every search unable to exclude anything and ran 2.1 million intervals (9 s under
+/// ASan). Measured use on the random motions of tests/ccd/raster_test.cpp: at most about 6
+/// intervals and evaluations per search (torus-torus: 41,438 for 8,290 searches), so the budget
+/// leaves a 10x margin and any deeper subdivision of a few hard pairs fits in the base.
+inline constexpr long kRootIntervalBudgetBase = 1L << 16;
+inline constexpr long kRootIntervalBudgetPerSearch = 64;
+
 /// Counters shared by all root searches of a query.
 struct RootStats {
   int intervals = 0;
   int evaluations = 0;  ///< refinement evaluations
-  bool capped = false;  ///< some search hit its interval or iteration cap
+  bool capped = false;  ///< some search hit its interval or iteration cap, or the query's budget
+  long budget = kRootIntervalBudgetBase;  ///< intervals the query may still start (see above)
 };
 
 /// Limits of one search.
@@ -34,7 +46,8 @@ struct RootLimits {
 /// (f monotone there) or when it is narrower than the time tolerance, and split otherwise. A
 /// function found within the slack at 9 evenly spaced times after 32 intervals is taken as
 /// identically zero (a vertex sliding in a face plane, two edges sliding in a common plane): it
-/// has no crossing. A fixed stack of 128 entries suffices (depth <= log2(1 / tol) + 1).
+/// has no crossing. A fixed stack of 128 entries suffices (depth <= log2(1 / tol) + 1). Stops
+/// (stats.capped) at lim.max_intervals or when the query's interval budget is spent.
 template <class F, class DF, class Bounds, class OnBracket>
 void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0, double s1, const RootLimits& lim,
                        RootStats& stats, const OnBracket& on_bracket) {
@@ -47,8 +60,9 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
   int top = 0;
   stack[top++] = {s0, s1};
   int intervals = 0;
+  stats.budget += kRootIntervalBudgetPerSearch;
   while (top > 0) {
-    if (intervals >= lim.max_intervals) {
+    if (intervals >= lim.max_intervals || stats.intervals + intervals >= stats.budget) {
       stats.capped = true;
       break;
     }

@@ -257,5 +257,22 @@ TEST(LimitsCaps, ScrewCapNotReachedStaysConverged) {
   EXPECT_EQ(ri.collisions.size(), full.collisions.size());
 }
 
+// fuzz_query's finding (input fuzz/corpus/query/regress_screw_interval_budget): two unit-size
+// tetrahedra, B translated by 1e150 over the step. No search can exclude any interval, so each
+// ran to its 4,096-interval cap and the query to 2.1 million intervals (9 s under ASan). The
+// query's interval budget now stops it after its base plus 64 per search, with iteration_limit.
+TEST(LimitsCaps, ScrewQueryIntervalBudgetBoundsAHugeMotion) {
+  const mesh::Mesh a = mesh::make_tetrahedron(1.75);
+  const mesh::Mesh b = mesh::make_tetrahedron(1.25);
+  const Pose a0 = Pose::from_translation(Vec3(10844030175184518.0, -60.737254901960782, 0));
+  const Pose a1 = Pose::from_euler_xyz(-3.5974617097892015e-10, 0, 0, Vec3(0, 0, 0));
+  const Pose b0 = Pose::from_translation(Vec3(0, -1e150, 0));
+  const ccd::ScrewResult r = ccd::screw_collisions(a, a0, a1, b, b0, Pose());
+  EXPECT_EQ(r.status, Status::iteration_limit);
+  // iterations = intervals + refinement evaluations; the budget bounds the intervals.
+  EXPECT_LT(r.iterations, 200000) << "candidate pairs " << r.candidate_pairs;
+  EXPECT_GT(r.candidate_pairs, 0);
+}
+
 }  // namespace
 }  // namespace proxima

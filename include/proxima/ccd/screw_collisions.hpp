@@ -79,6 +79,9 @@ struct ScrewOptions {
   /// Bisection cap per root.
   int max_root_iterations = kCcdMaxRootIterations;
   /// Cap on intervals per feature pair in the root isolation; hitting it sets iteration_limit.
+  /// The whole query also has a budget of 65,536 intervals plus 64 per feature-pair search (about
+  /// 10x what the test motions use, torus pairs included), so its time is bounded by its number of
+  /// candidate pairs; spending it also sets iteration_limit.
   int max_intervals = kCcdMaxIntervals;
   /// Inside-face / on-segment slack, relative to the scale (sum of the bounding radii).
   double feature_tolerance = kCcdFeatureTolerance;
@@ -119,8 +122,9 @@ struct ScrewResult {
   int candidate_pairs = 0;
   /// Intervals examined plus bisection steps, over all pairs.
   int iterations = 0;
-  /// converged, or iteration_limit when some pair hit max_intervals / max_root_iterations (that
-  /// pair's roots may be incomplete).
+  /// converged, or iteration_limit when some pair hit max_intervals / max_root_iterations or the
+  /// query's interval budget was spent (roots of that pair, or of the pairs after it, may be
+  /// missing).
   Status status = Status::converged;
   Detail detail = Detail::none;
 };
