@@ -398,7 +398,17 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
       if (ws.curved[k]) g.noalias() += ws.lambda[k] * ws.hess[k];
       g.noalias() += (ws.lambda[k] / ws.s[k]) * (ws.grad[k] * ws.grad[k].transpose());
     }
-    const detail::SmallCholesky<N> llt(g);
+    detail::SmallCholesky<N> llt(g);
+    // Near the solution lambda / s reaches 1e11 and more: G's diagonal is then ~1e14 while its
+    // smallest eigenvalue may be of order 1, and a pivot can come out non-positive by rounding.
+    // Shift the diagonal by a growing share of its largest entry (at most kShifts tries; G stays
+    // positive definite, so the step stays a descent direction) before giving up.
+    constexpr int kShifts = 4;
+    for (int shift = 0; shift < kShifts && !llt.ok && g.allFinite(); ++shift) {
+      MatN shifted = g;
+      shifted.diagonal().array() += g.diagonal().cwiseAbs().maxCoeff() * std::pow(1e-2, 7 - 2 * shift);
+      llt = detail::SmallCholesky<N>(shifted);
+    }
     if (!llt.ok) {
       out.termination = Termination::non_finite;
       return out;
