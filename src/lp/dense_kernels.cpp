@@ -75,6 +75,80 @@ __attribute__((always_inline)) inline void outer(double* m, std::ptrdiff_t ld, i
   }
 }
 
+/// Running maximum of four lanes: the best value of each lane and the row where it first
+/// occurred (as a double: exact for any row count an LP here can have).
+__attribute__((always_inline)) inline void keep_larger(const Quad& value, const Quad& row, Quad& best, Quad& best_row) {
+  const auto larger = value > best;  // false for NaN: a NaN value never wins
+  best = larger ? value : best;
+  best_row = larger ? row : best_row;
+}
+
+__attribute__((always_inline)) inline ArgMax argmax(const double* m, std::ptrdiff_t ld, int rows, int split, int cols,
+                                                    const double* d, double shift_a, double shift_b) {
+  constexpr double kNone = -__builtin_inf();
+  const Quad none = {kNone, kNone, kNone, kNone};
+  const Quad first = {shift_a, shift_a, shift_a, shift_a};
+  const Quad second = {shift_b, shift_b, shift_b, shift_b};
+  const double cut = split;
+  Quad best_lo = none;
+  Quad best_hi = none;
+  Quad row_lo = {-1, -1, -1, -1};
+  Quad row_hi = row_lo;
+  Quad at_lo = {0, 1, 2, 3};
+  Quad at_hi = {4, 5, 6, 7};
+  constexpr double kBlock = 8;
+  int r = 0;
+  for (; r + 8 <= rows; r += 8) {
+    Quad lo = at_lo < cut ? first : second;
+    Quad hi = at_hi < cut ? first : second;
+    const double* col = m + r;
+    for (int c = 0; c < cols; ++c, col += ld) {
+      Quad x;
+      Quad z;
+      std::memcpy(&x, col, sizeof x);
+      std::memcpy(&z, col + 4, sizeof z);
+      lo += d[c] * x;
+      hi += d[c] * z;
+    }
+    keep_larger(lo, at_lo, best_lo, row_lo);
+    keep_larger(hi, at_hi, best_hi, row_hi);
+    at_lo += kBlock;
+    at_hi += kBlock;
+  }
+  // Each lane holds the first row of its residue class with the lane's largest value. Lanes k
+  // and k + 4 merge first (the larger value; on a tie the smaller row, with -1 for "none"
+  // carrying value -inf), then the four survivors; the overall first row of the largest value
+  // is the smallest row among the lanes holding it.
+  const auto from_hi = (best_hi > best_lo) | ((best_hi == best_lo) & (row_hi < row_lo) & (row_hi >= 0));
+  const Quad best4 = from_hi ? best_hi : best_lo;
+  const Quad row4 = from_hi ? row_hi : row_lo;
+  ArgMax out{-1, kNone};
+  double out_row = -1;
+  for (int k = 0; k < 4; ++k) {
+    if (row4[k] < 0) continue;
+    if (best4[k] > out.value || (best4[k] == out.value && row4[k] < out_row)) {
+      out.value = best4[k];
+      out_row = row4[k];
+    }
+  }
+  out.index = static_cast<int>(out_row);
+  // The last rows (fewer than eight) in order: a later row wins only when strictly larger.
+  for (; r < rows; ++r) {
+    double acc = r < split ? shift_a : shift_b;
+    for (int c = 0; c < cols; ++c) acc += d[c] * m[c * ld + r];
+    if (acc > out.value) {
+      out.value = acc;
+      out.index = r;
+    }
+  }
+  return out;
+}
+
+ArgMax argmax_portable(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
+                       double shift_a, double shift_b) {
+  return argmax(m, ld, rows, split, cols, d, shift_a, shift_b);
+}
+
 void outer_portable(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {
   outer(m, ld, rows, cols, alpha, f);
 }
@@ -93,6 +167,10 @@ __attribute__((target("avx2"))) void outer_avx2(double* m, std::ptrdiff_t ld, in
                                                 const double* f) {
   outer(m, ld, rows, cols, alpha, f);
 }
+__attribute__((target("avx2"))) ArgMax argmax_avx2(const double* m, std::ptrdiff_t ld, int rows, int split,
+                                                    int cols, const double* d, double shift_a, double shift_b) {
+  return argmax(m, ld, rows, split, cols, d, shift_a, shift_b);
+}
 const bool kHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 #endif
 
@@ -106,6 +184,14 @@ void add_column_combination(const double* m, std::ptrdiff_t ld, int rows, int co
   }
 #endif
   combine_portable(m, ld, rows, cols, d, out);
+}
+
+ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
+                                  double shift_a, double shift_b) {
+#ifdef PROXIMA_LP_X86
+  if (kHaveAvx2) return argmax_avx2(m, ld, rows, split, cols, d, shift_a, shift_b);
+#endif
+  return argmax_portable(m, ld, rows, split, cols, d, shift_a, shift_b);
 }
 
 void subtract_outer_product(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {

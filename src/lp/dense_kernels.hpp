@@ -3,6 +3,8 @@
 // picked at run time (AVX2 where the CPU has it, the portable build otherwise):
 //  - out += M d for a column-major M: its pricing pass (every point's value under the
 //    multipliers) and its entering column (the basis inverse times a point);
+//  - the first row of shift + M d with the largest value, without storing the values: Dantzig
+//    pricing as one pass (each set's support point under the multipliers);
 //  - M -= alpha f^T: the product-form update of the basis inverse after a pivot.
 #pragma once
 
@@ -16,6 +18,19 @@ namespace proxima::lp::detail {
 /// time where the CPU has it returns the same bits as the portable one: the pricing choice and
 /// the certificates do not depend on the machine.
 void add_column_combination(const double* m, std::ptrdiff_t ld, int rows, int cols, const double* d, double* out);
+
+/// A row and its value.
+struct ArgMax {
+  int index = -1;
+  double value = 0;
+};
+
+/// The smallest r < rows at which v[r] = (((s_r + d[0] M[0][r]) + d[1] M[1][r]) + ...) is
+/// largest, and that value, where s_r = shift_a for r < split and shift_b from there: the values
+/// of add_column_combination with out[r] = s_r, bit for bit on every path, never stored. NaN
+/// values never win; index -1 (value -inf) when rows = 0 or every value is NaN.
+ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
+                                  double shift_a, double shift_b);
 
 /// M[c][r] = M[c][r] - f[c] * alpha[r] for r < rows, c < cols (column c of M at m + c * ld): the
 /// product rounded before it is subtracted, on every path.

@@ -72,6 +72,15 @@ class FastSolver {
     v.tail(nb_).setConstant(shift_b);
     add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n_, d, s_.values.data());
   }
+  /// The first column where d . p + shift_a (A's points) or d . p + shift_b (B's) is largest.
+  ArgMax largest(const double* d, double shift_a, double shift_b) {
+    return largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n_, d, shift_a, shift_b);
+  }
+  /// The same over one set's rows [first, first + count), with one shift.
+  ArgMax largest_in(int first, int count, const double* d) {
+    return largest_column_combination(s_.points.data() + first, s_.points.outerStride(), count, count, n_, d, 0.0,
+                                      0.0);
+  }
   /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
   /// scratch; pivot() updates them in O(m) in between.
   void compute_y() {
@@ -95,7 +104,8 @@ class FastSolver {
   void crash();
   bool warm_start();
   bool refactor();
-  int price(bool bland);
+  int price(bool bland, double& value);
+  int price_excluding_basic(bool bland, double& value);
   int ratio_test(bool& degenerate);
   void pivot(int row, int entering, double value);
 
@@ -116,18 +126,11 @@ void FastSolver::crash() {
   double* dir = s_.y.data();  // y is free until the first pricing
   const double* box = s_.box.data();
   for (int i = 0; i < n_; ++i) dir[i] = (box[2 * n_ + i] + box[3 * n_ + i] - box[i] - box[n_ + i]) / 2;
-  points_times(dir, 0.0, 0.0);
-  // First index of the largest value in each set's rows (raw loops: at N = 8 Eigen's visitor
-  // set-up costs more than the scan).
-  const double* v = s_.values.data();
-  int sa = 0;
-  for (int j = 1; j < na_; ++j) {
-    if (v[j] > v[sa]) sa = j;
-  }
-  int sb = na_;
-  for (int j = na_ + 1; j < cols_; ++j) {
-    if (v[j] > v[sb]) sb = j;
-  }
+  const ArgMax best_a = largest_in(0, na_, dir);
+  const ArgMax best_b = largest_in(na_, nb_, dir);
+  // Finite points and direction give finite values; index 0 only guards the impossible.
+  const int sa = std::max(best_a.index, 0);
+  const int sb = na_ + std::max(best_b.index, 0);
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
   auto inv = binv();
   inv.setZero();
@@ -209,8 +212,22 @@ bool FastSolver::refactor() {
   return true;
 }
 
-int FastSolver::price(bool bland) {
+int FastSolver::price(bool bland, double& value) {
   // Value of column j: y^T A_j = y_x . p_j + y_{convexity row}; its reduced cost is -value.
+  // Dantzig in one pass over both sets, the values never stored: the largest value over all columns,
+  // basic ones included. Basic columns have value 0 up to rounding, so when that largest value
+  // is above the tolerance and belongs to a non-basic column it is also the largest over the
+  // non-basic columns, with the same first index; otherwise the old exclusion pass decides
+  // (only on a basic column's rounding above the tolerance, or an exact tie with one).
+  if (bland) return price_excluding_basic(true, value);
+  const ArgMax best = largest(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
+  if (!(best.value > opt_.optimality_tolerance)) return -1;
+  if (s_.is_basic[static_cast<std::size_t>(best.index)] != 0) return price_excluding_basic(false, value);
+  value = best.value;
+  return best.index;
+}
+
+int FastSolver::price_excluding_basic(bool bland, double& value) {
   // Basic columns are excluded explicitly (their value is 0 only up to rounding).
   points_times(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
   auto v = s_.values.head(cols_);
@@ -220,14 +237,20 @@ int FastSolver::price(bool bland) {
   const double tol = opt_.optimality_tolerance;
   if (bland) {
     for (int j = 0; j < cols_; ++j) {
-      if (v[j] > tol) return j;
+      if (v[j] > tol) {
+        value = v[j];
+        return j;
+      }
     }
     return -1;
   }
   const double best = v.maxCoeff();  // vectorised; the index is found by a second, short scan
   if (!(best > tol)) return -1;
   for (int j = 0; j < cols_; ++j) {
-    if (v[j] == best) return j;
+    if (v[j] == best) {
+      value = best;
+      return j;
+    }
   }
   return -1;
 }
@@ -331,7 +354,8 @@ FastResult FastSolver::run() {
       compute_y();
       fresh_y = true;
     }
-    const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland);
+    double value = 0;
+    const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland, value);
     if (q < 0) {
       if (!fresh_y) {  // confirm the optimum with multipliers computed from scratch
         compute_y();
@@ -346,7 +370,7 @@ FastResult FastSolver::run() {
     const int r = ratio_test(degenerate);
     if (r < 0) return result;  // phase one is bounded: only rounding gets here
     degenerate_run = degenerate ? degenerate_run + 1 : 0;
-    pivot(r, q, s_.values[q]);
+    pivot(r, q, value);
     fresh_y = false;
     ++result.iterations;
     ++since_refactor;
@@ -366,6 +390,10 @@ namespace {
 // overhead dominates at small N. Same operations per element, in the same order over the points.
 
 /// Box of p into lo and hi; returns the sum of x - x over its coordinates (see load_points).
+/// Four points per step, their minima, maxima and probes combined before they meet the running
+/// ones, so that each running value waits on one operation per four points instead of one per
+/// point (the pass was bound by that latency). Minimum and maximum are exact and the probes are
+/// zeros unless a coordinate is not finite, so the order changes no result.
 template <int Dim>
 double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
   double low[Dim];
@@ -377,8 +405,21 @@ double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
     sum[i] = 0;
   }
   const Eigen::Index stride = p.outerStride();
+  const Eigen::Index count = p.cols();
   const double* col = p.data();
-  for (Eigen::Index j = 0; j < p.cols(); ++j, col += stride) {
+  Eigen::Index j = 0;
+  for (; j + 4 <= count; j += 4, col += 4 * stride) {
+    for (int i = 0; i < Dim; ++i) {
+      const double x0 = col[i];
+      const double x1 = col[stride + i];
+      const double x2 = col[2 * stride + i];
+      const double x3 = col[3 * stride + i];
+      sum[i] += ((x0 - x0) + (x1 - x1)) + ((x2 - x2) + (x3 - x3));
+      low[i] = std::min(low[i], std::min(std::min(x0, x1), std::min(x2, x3)));
+      high[i] = std::max(high[i], std::max(std::max(x0, x1), std::max(x2, x3)));
+    }
+  }
+  for (; j < count; ++j, col += stride) {
     for (int i = 0; i < Dim; ++i) {
       const double x = col[i];
       sum[i] += x - x;
@@ -433,31 +474,34 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
   // One read-only pass per set: bounding box, and x - x (0 for finite x, NaN otherwise) summed
-  // as the finiteness test. Coordinate by coordinate, so that the running minimum, maximum and
-  // sum stay in registers. The points are stored by normalise_points, already normalised.
+  // as the finiteness test. Point by point (each input column read contiguously), the running
+  // minimum, maximum and probe of each coordinate independent of the others', so that the n
+  // chains overlap instead of one strided pass per coordinate waiting on each comparison. The
+  // points are stored by normalise_points, already normalised.
   double finite = 0;
-  const auto box = [&](const PointsRef& p, double* lo, double* hi) {
+  const auto box = [&](const PointsRef& p, double* __restrict lo, double* __restrict hi) {
     if (n == 3) {
       finite += fixed_dimension_box<3>(p, lo, hi);
       return;
     }
+    double* __restrict probe = s.coords.data();  // free until the solve
+    for (int i = 0; i < n; ++i) {
+      lo[i] = std::numeric_limits<double>::infinity();
+      hi[i] = -std::numeric_limits<double>::infinity();
+      probe[i] = 0;
+    }
     const Eigen::Index stride = p.outerStride();
     const Eigen::Index count = p.cols();
-    for (int i = 0; i < n; ++i) {
-      const double* in = p.data() + i;
-      double low = std::numeric_limits<double>::infinity();
-      double high = -std::numeric_limits<double>::infinity();
-      double probe = 0;
-      for (Eigen::Index j = 0; j < count; ++j) {
-        const double x = in[j * stride];
-        probe += x - x;
-        low = std::min(low, x);
-        high = std::max(high, x);
+    for (Eigen::Index j = 0; j < count; ++j) {
+      const double* __restrict in = p.data() + j * stride;
+      for (int i = 0; i < n; ++i) {
+        const double x = in[i];
+        probe[i] += x - x;
+        lo[i] = std::min(lo[i], x);
+        hi[i] = std::max(hi[i], x);
       }
-      lo[i] = low;
-      hi[i] = high;
-      finite += probe;
     }
+    for (int i = 0; i < n; ++i) finite += probe[i];
   };
   box(a, s.box.data(), s.box.data() + n);
   box(b, s.box.data() + 2 * n, s.box.data() + 3 * n);

@@ -44,6 +44,54 @@ TEST(LpDenseKernels, ColumnCombinationMatchesTheScalarOrder) {
   }
 }
 
+TEST(LpDenseKernels, LargestColumnCombinationIsTheFirstLargestOfTheScalarValues) {
+  // The fused pricing pass against the values of add_column_combination's order, with ties
+  // planted (repeated rows) so that "first row of the largest value" is tested across lanes,
+  // blocks and the scalar tail; split moves the shift boundary through all of them.
+  std::mt19937_64 rng(20261126);
+  std::normal_distribution<double> g;
+  int ties = 0;
+  for (const int rows : {1, 3, 7, 8, 9, 16, 17, 22, 64, 129}) {
+    for (const int cols : {1, 3, 10, 20}) {
+      for (int trial = 0; trial < 8; ++trial) {
+        const Eigen::Index ld = rows + 2;
+        Eigen::MatrixXd m(ld, cols);
+        for (Eigen::Index k = 0; k < m.size(); ++k) m.data()[k] = g(rng);
+        const bool repeated = trial % 2 == 1;  // rows repeat with period 3: the maximum is tied
+        if (repeated) {
+          for (int r = 3; r < rows; ++r) m.row(r) = m.row(r % 3);
+        }
+        Eigen::VectorXd d(cols);
+        for (int c = 0; c < cols; ++c) d[c] = g(rng);
+        const int split = static_cast<int>(rng() % static_cast<unsigned>(rows + 1));
+        const double shift_a = trial % 4 < 2 ? g(rng) : 0.0;
+        const double shift_b = repeated ? shift_a : (trial % 4 < 2 ? g(rng) : 0.0);
+        int expected = -1;
+        double expected_value = 0;
+        int equal = 0;
+        for (int r = 0; r < rows; ++r) {
+          double acc = r < split ? shift_a : shift_b;
+          for (int c = 0; c < cols; ++c) {
+            const double product = d[c] * m(r, c);
+            acc = acc + product;
+          }
+          if (expected >= 0 && acc == expected_value) ++equal;
+          if (expected < 0 || acc > expected_value) {
+            expected = r;
+            expected_value = acc;
+            equal = 0;
+          }
+        }
+        ties += equal > 0 ? 1 : 0;
+        const ArgMax got = largest_column_combination(m.data(), ld, rows, split, cols, d.data(), shift_a, shift_b);
+        ASSERT_EQ(got.index, expected) << "rows " << rows << " cols " << cols << " trial " << trial;
+        ASSERT_TRUE(same_bits(got.value, expected_value)) << "rows " << rows << " cols " << cols << " trial " << trial;
+      }
+    }
+  }
+  EXPECT_GT(ties, 100);  // the repeated rows do produce ties at the maximum
+}
+
 TEST(LpDenseKernels, OuterProductUpdateMatchesTheScalarOrder) {
   std::mt19937_64 rng(20261125);
   std::normal_distribution<double> g;
