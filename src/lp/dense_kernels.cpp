@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lp/dense_kernels.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -144,6 +145,132 @@ __attribute__((always_inline)) inline ArgMax argmax(const double* m, std::ptrdif
   return out;
 }
 
+// The two input passes at n = 3 over contiguous points (x y z x y z ...), four points per step
+// as three Quads whose lanes hold the coordinates in the repeating pattern
+//   first = (x0 y0 z0 x1), second = (y1 z1 x2 y2), third = (z2 x3 y3 z3).
+
+__attribute__((always_inline)) inline double box(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
+  constexpr double kInf = __builtin_inf();
+  Quad low[3] = {{kInf, kInf, kInf, kInf}, {kInf, kInf, kInf, kInf}, {kInf, kInf, kInf, kInf}};
+  Quad high[3] = {-low[0], -low[0], -low[0]};
+  Quad probe[3] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  std::ptrdiff_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    for (int k = 0; k < 3; ++k) {
+      Quad x;
+      std::memcpy(&x, p + 3 * j + 4 * k, sizeof x);
+      probe[k] += x - x;
+      low[k] = x < low[k] ? x : low[k];     // std::min(low, x)
+      high[k] = high[k] < x ? x : high[k];  // std::max(high, x)
+    }
+  }
+  // Lane (k, l) holds coordinate (4 k + l) mod 3.
+  double lo3[3] = {kInf, kInf, kInf};
+  double hi3[3] = {-kInf, -kInf, -kInf};
+  double sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    for (int l = 0; l < 4; ++l) {
+      const int i = (4 * k + l) % 3;
+      lo3[i] = std::min(lo3[i], low[k][l]);
+      hi3[i] = std::max(hi3[i], high[k][l]);
+      sum += probe[k][l];
+    }
+  }
+  for (; j < count; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      const double x = p[3 * j + i];
+      sum += x - x;
+      lo3[i] = std::min(lo3[i], x);
+      hi3[i] = std::max(hi3[i], x);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    lo[i] = lo3[i];
+    hi[i] = hi3[i];
+  }
+  return sum;
+}
+
+__attribute__((always_inline)) inline void store(const double* p, std::ptrdiff_t count, const double* centre,
+                                                 double scale, bool negate, double* out, std::ptrdiff_t ld) {
+  const Quad c0 = {centre[0], centre[1], centre[2], centre[0]};
+  const Quad c1 = {centre[1], centre[2], centre[0], centre[1]};
+  const Quad c2 = {centre[2], centre[0], centre[1], centre[2]};
+  std::ptrdiff_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    Quad a;
+    Quad b;
+    Quad c;
+    std::memcpy(&a, p + 3 * j, sizeof a);
+    std::memcpy(&b, p + 3 * j + 4, sizeof b);
+    std::memcpy(&c, p + 3 * j + 8, sizeof c);
+    a = (negate ? c0 - a : a - c0) * scale;
+    b = (negate ? c1 - b : b - c1) * scale;
+    c = (negate ? c2 - c : c - c2) * scale;
+    const Quad x = {a[0], a[3], b[2], c[1]};
+    const Quad y = {a[1], b[0], b[3], c[2]};
+    const Quad z = {a[2], b[1], c[0], c[3]};
+    std::memcpy(out + j, &x, sizeof x);
+    std::memcpy(out + ld + j, &y, sizeof y);
+    std::memcpy(out + 2 * ld + j, &z, sizeof z);
+  }
+  for (; j < count; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      const double x = p[3 * j + i];
+      out[i * ld + j] = negate ? (centre[i] - x) * scale : (x - centre[i]) * scale;
+    }
+  }
+}
+
+__attribute__((always_inline)) inline void extremes(const double* p, std::ptrdiff_t count, const double* normal,
+                                                    double* low, double* high) {
+  constexpr double kInf = __builtin_inf();
+  Quad lo = {kInf, kInf, kInf, kInf};
+  Quad hi = -lo;
+  std::ptrdiff_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    Quad a;
+    Quad b;
+    Quad c;
+    std::memcpy(&a, p + 3 * j, sizeof a);
+    std::memcpy(&b, p + 3 * j + 4, sizeof b);
+    std::memcpy(&c, p + 3 * j + 8, sizeof c);
+    const Quad x = {a[0], a[3], b[2], c[1]};
+    const Quad y = {a[1], b[0], b[3], c[2]};
+    const Quad z = {a[2], b[1], c[0], c[3]};
+    Quad dot = {0, 0, 0, 0};
+    dot += normal[0] * x;
+    dot += normal[1] * y;
+    dot += normal[2] * z;
+    lo = dot < lo ? dot : lo;  // std::min(lo, dot)
+    hi = hi < dot ? dot : hi;  // std::max(hi, dot)
+  }
+  double l = kInf;
+  double h = -kInf;
+  for (int k = 0; k < 4; ++k) {
+    l = std::min(l, lo[k]);
+    h = std::max(h, hi[k]);
+  }
+  for (; j < count; ++j) {
+    double dot = 0;
+    for (int i = 0; i < 3; ++i) dot += normal[i] * p[3 * j + i];
+    l = std::min(l, dot);
+    h = std::max(h, dot);
+  }
+  *low = l;
+  *high = h;
+}
+
+void extremes_portable(const double* p, std::ptrdiff_t count, const double* normal, double* low, double* high) {
+  extremes(p, count, normal, low, high);
+}
+
+double box_portable(const double* p, std::ptrdiff_t count, double* lo, double* hi) { return box(p, count, lo, hi); }
+void store_portable(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
+                    std::ptrdiff_t ld) {
+  store(p, count, centre, scale, negate, out, ld);
+}
+
 ArgMax argmax_portable(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
                        double shift_a, double shift_b) {
   return argmax(m, ld, rows, split, cols, d, shift_a, shift_b);
@@ -171,6 +298,17 @@ __attribute__((target("avx2"))) ArgMax argmax_avx2(const double* m, std::ptrdiff
                                                     int cols, const double* d, double shift_a, double shift_b) {
   return argmax(m, ld, rows, split, cols, d, shift_a, shift_b);
 }
+__attribute__((target("avx2"))) double box_avx2(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
+  return box(p, count, lo, hi);
+}
+__attribute__((target("avx2"))) void store_avx2(const double* p, std::ptrdiff_t count, const double* centre,
+                                                double scale, bool negate, double* out, std::ptrdiff_t ld) {
+  store(p, count, centre, scale, negate, out, ld);
+}
+__attribute__((target("avx2"))) void extremes_avx2(const double* p, std::ptrdiff_t count, const double* normal,
+                                                   double* low, double* high) {
+  extremes(p, count, normal, low, high);
+}
 const bool kHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 #endif
 
@@ -192,6 +330,34 @@ ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, 
   if (kHaveAvx2) return argmax_avx2(m, ld, rows, split, cols, d, shift_a, shift_b);
 #endif
   return argmax_portable(m, ld, rows, split, cols, d, shift_a, shift_b);
+}
+
+double box3(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
+#ifdef PROXIMA_LP_X86
+  if (kHaveAvx2) return box_avx2(p, count, lo, hi);
+#endif
+  return box_portable(p, count, lo, hi);
+}
+
+void store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
+            std::ptrdiff_t ld) {
+#ifdef PROXIMA_LP_X86
+  if (kHaveAvx2) {
+    store_avx2(p, count, centre, scale, negate, out, ld);
+    return;
+  }
+#endif
+  store_portable(p, count, centre, scale, negate, out, ld);
+}
+
+void extremes3(const double* p, std::ptrdiff_t count, const double* normal, double* low, double* high) {
+#ifdef PROXIMA_LP_X86
+  if (kHaveAvx2) {
+    extremes_avx2(p, count, normal, low, high);
+    return;
+  }
+#endif
+  extremes_portable(p, count, normal, low, high);
 }
 
 void subtract_outer_product(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {

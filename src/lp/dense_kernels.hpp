@@ -32,6 +32,18 @@ struct ArgMax {
 ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
                                   double shift_a, double shift_b);
 
+/// The input passes of lp::intersect at n = 3 for contiguous points p (x y z x y z ..., count
+/// points): box3 writes the smallest and largest coordinate i of the points to lo[i], hi[i]
+/// (std::min / std::max) and returns the sum of x - x over every coordinate (0 when all are
+/// finite, NaN otherwise); store3 writes out[i ld + j] = (p_j[i] - centre[i]) * scale, or
+/// (centre[i] - p_j[i]) * scale when `negate`, the same operations as the scalar loops.
+double box3(const double* p, std::ptrdiff_t count, double* lo, double* hi);
+void store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
+            std::ptrdiff_t ld);
+/// The smallest and largest of ((0 + normal[0] x) + normal[1] y) + normal[2] z over the same
+/// contiguous points (a separating plane's check on the input), as the scalar loop computes it.
+void extremes3(const double* p, std::ptrdiff_t count, const double* normal, double* low, double* high);
+
 /// M[c][r] = M[c][r] - f[c] * alpha[r] for r < rows, c < cols (column c of M at m + c * ld): the
 /// product rounded before it is subtracted, on every path.
 void subtract_outer_product(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f);

@@ -480,6 +480,10 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   // points are stored by normalise_points, already normalised.
   double finite = 0;
   const auto box = [&](const PointsRef& p, double* __restrict lo, double* __restrict hi) {
+    if (n == 3 && p.outerStride() == 3) {
+      finite += box3(p.data(), p.cols(), lo, hi);
+      return;
+    }
     if (n == 3) {
       finite += fixed_dimension_box<3>(p, lo, hi);
       return;
@@ -524,6 +528,10 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
   const double inv_h = 1.0 / half_extent;
   const Eigen::Index ld = s.points.rows();
   const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
+    if (n == 3 && p.outerStride() == 3) {
+      store3(p.data(), p.cols(), s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row, ld);
+      return;
+    }
     if (n == 3) {
       fixed_dimension_store<3>(p, s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row, ld);
       return;

@@ -7,7 +7,9 @@
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 namespace proxima::lp::detail {
@@ -90,6 +92,57 @@ TEST(LpDenseKernels, LargestColumnCombinationIsTheFirstLargestOfTheScalarValues)
     }
   }
   EXPECT_GT(ties, 100);  // the repeated rows do produce ties at the maximum
+}
+
+TEST(LpDenseKernels, ThreeDimensionalInputPassesMatchTheScalarLoops) {
+  // box3 / store3 / extremes3 (four points per step, lanes in the x y z x | y z x y | z x y z
+  // pattern) against the plain loops, for counts around the step, and the finiteness probe.
+  std::mt19937_64 rng(20261127);
+  std::normal_distribution<double> g;
+  for (const int count : {1, 2, 3, 4, 5, 7, 8, 13, 64, 1027}) {
+    Eigen::Matrix3Xd p(3, count);
+    for (Eigen::Index k = 0; k < p.size(); ++k) p.data()[k] = g(rng) * std::ldexp(1.0, static_cast<int>(k % 30) - 15);
+    double lo[3];
+    double hi[3];
+    ASSERT_EQ(box3(p.data(), count, lo, hi), 0.0);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(lo[i], p.row(i).minCoeff()) << count;
+      ASSERT_EQ(hi[i], p.row(i).maxCoeff()) << count;
+    }
+    const double centre[3] = {g(rng), g(rng), g(rng)};
+    const double scale = 1 / 3.0;
+    const Eigen::Index ld = count + 5;
+    for (const bool negate : {false, true}) {
+      Eigen::MatrixXd out = Eigen::MatrixXd::Zero(ld, 3);
+      store3(p.data(), count, centre, scale, negate, out.data(), ld);
+      for (int j = 0; j < count; ++j) {
+        for (int i = 0; i < 3; ++i) {
+          const double expected = negate ? (centre[i] - p(i, j)) * scale : (p(i, j) - centre[i]) * scale;
+          ASSERT_TRUE(same_bits(out(j, i), expected)) << count << " " << j << " " << i;
+        }
+      }
+    }
+    const double normal[3] = {g(rng), g(rng), g(rng)};
+    double low = 0;
+    double high = 0;
+    extremes3(p.data(), count, normal, &low, &high);
+    double expected_low = std::numeric_limits<double>::infinity();
+    double expected_high = -expected_low;
+    for (int j = 0; j < count; ++j) {
+      double dot = 0;
+      for (int i = 0; i < 3; ++i) dot += normal[i] * p(i, j);
+      expected_low = std::min(expected_low, dot);
+      expected_high = std::max(expected_high, dot);
+    }
+    ASSERT_TRUE(same_bits(low, expected_low)) << count;
+    ASSERT_TRUE(same_bits(high, expected_high)) << count;
+    // One non-finite coordinate anywhere makes the probe NaN.
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+      Eigen::Matrix3Xd q = p;
+      q.data()[rng() % static_cast<unsigned>(q.size())] = bad;
+      ASSERT_TRUE(std::isnan(box3(q.data(), count, lo, hi))) << count;
+    }
+  }
 }
 
 TEST(LpDenseKernels, OuterProductUpdateMatchesTheScalarOrder) {
