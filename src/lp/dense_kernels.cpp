@@ -191,11 +191,17 @@ __attribute__((always_inline)) inline double box(const double* p, std::ptrdiff_t
   return sum;
 }
 
-__attribute__((always_inline)) inline void store(const double* p, std::ptrdiff_t count, const double* centre,
-                                                 double scale, bool negate, double* out, std::ptrdiff_t ld) {
+__attribute__((always_inline)) inline ArgMax store(const double* p, std::ptrdiff_t count, const double* centre,
+                                                   double scale, bool negate, double* out, std::ptrdiff_t ld,
+                                                   const double* d) {
   const Quad c0 = {centre[0], centre[1], centre[2], centre[0]};
   const Quad c1 = {centre[1], centre[2], centre[0], centre[1]};
   const Quad c2 = {centre[2], centre[0], centre[1], centre[2]};
+  constexpr double kNone = -__builtin_inf();
+  Quad best = {kNone, kNone, kNone, kNone};
+  Quad best_row = {-1, -1, -1, -1};
+  Quad at = {0, 1, 2, 3};
+  constexpr double kStep = 4;
   std::ptrdiff_t j = 0;
   for (; j + 4 <= count; j += 4) {
     Quad a;
@@ -213,13 +219,38 @@ __attribute__((always_inline)) inline void store(const double* p, std::ptrdiff_t
     std::memcpy(out + j, &x, sizeof x);
     std::memcpy(out + ld + j, &y, sizeof y);
     std::memcpy(out + 2 * ld + j, &z, sizeof z);
+    if (d != nullptr) {
+      Quad v = {0, 0, 0, 0};
+      v += d[0] * x;
+      v += d[1] * y;
+      v += d[2] * z;
+      keep_larger(v, at, best, best_row);
+      at += kStep;
+    }
   }
+  ArgMax out_max{-1, kNone};
+  double out_row = -1;
+  for (int k = 0; k < 4; ++k) {
+    if (best_row[k] < 0) continue;
+    if (best[k] > out_max.value || (best[k] == out_max.value && best_row[k] < out_row)) {
+      out_max.value = best[k];
+      out_row = best_row[k];
+    }
+  }
+  out_max.index = static_cast<int>(out_row);
   for (; j < count; ++j) {
+    double v = 0;
     for (int i = 0; i < 3; ++i) {
       const double x = p[3 * j + i];
       out[i * ld + j] = negate ? (centre[i] - x) * scale : (x - centre[i]) * scale;
+      if (d != nullptr) v += d[i] * out[i * ld + j];
+    }
+    if (d != nullptr && v > out_max.value) {
+      out_max.value = v;
+      out_max.index = static_cast<int>(j);
     }
   }
+  return out_max;
 }
 
 __attribute__((always_inline)) inline void extremes(const double* p, std::ptrdiff_t count, const double* normal,
@@ -266,9 +297,9 @@ void extremes_portable(const double* p, std::ptrdiff_t count, const double* norm
 }
 
 double box_portable(const double* p, std::ptrdiff_t count, double* lo, double* hi) { return box(p, count, lo, hi); }
-void store_portable(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
-                    std::ptrdiff_t ld) {
-  store(p, count, centre, scale, negate, out, ld);
+ArgMax store_portable(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate,
+                      double* out, std::ptrdiff_t ld, const double* d) {
+  return store(p, count, centre, scale, negate, out, ld, d);
 }
 
 ArgMax argmax_portable(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
@@ -301,9 +332,10 @@ __attribute__((target("avx2"))) ArgMax argmax_avx2(const double* m, std::ptrdiff
 __attribute__((target("avx2"))) double box_avx2(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
   return box(p, count, lo, hi);
 }
-__attribute__((target("avx2"))) void store_avx2(const double* p, std::ptrdiff_t count, const double* centre,
-                                                double scale, bool negate, double* out, std::ptrdiff_t ld) {
-  store(p, count, centre, scale, negate, out, ld);
+__attribute__((target("avx2"))) ArgMax store_avx2(const double* p, std::ptrdiff_t count, const double* centre,
+                                                  double scale, bool negate, double* out, std::ptrdiff_t ld,
+                                                  const double* d) {
+  return store(p, count, centre, scale, negate, out, ld, d);
 }
 __attribute__((target("avx2"))) void extremes_avx2(const double* p, std::ptrdiff_t count, const double* normal,
                                                    double* low, double* high) {
@@ -339,15 +371,12 @@ double box3(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
   return box_portable(p, count, lo, hi);
 }
 
-void store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
-            std::ptrdiff_t ld) {
+ArgMax store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
+              std::ptrdiff_t ld, const double* d) {
 #ifdef PROXIMA_LP_X86
-  if (kHaveAvx2) {
-    store_avx2(p, count, centre, scale, negate, out, ld);
-    return;
-  }
+  if (kHaveAvx2) return store_avx2(p, count, centre, scale, negate, out, ld, d);
 #endif
-  store_portable(p, count, centre, scale, negate, out, ld);
+  return store_portable(p, count, centre, scale, negate, out, ld, d);
 }
 
 void extremes3(const double* p, std::ptrdiff_t count, const double* normal, double* low, double* high) {

@@ -36,10 +36,13 @@ ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, 
 /// points): box3 writes the smallest and largest coordinate i of the points to lo[i], hi[i]
 /// (std::min / std::max) and returns the sum of x - x over every coordinate (0 when all are
 /// finite, NaN otherwise); store3 writes out[i ld + j] = (p_j[i] - centre[i]) * scale, or
-/// (centre[i] - p_j[i]) * scale when `negate`, the same operations as the scalar loops.
+/// (centre[i] - p_j[i]) * scale when `negate`, the same operations as the scalar loops. When d
+/// is not null, store3 also returns the first j at which ((0 + d[0] o_j0) + d[1] o_j1) + d[2] o_j2
+/// over the stored values o is largest, and that value (largest_column_combination's values
+/// with shift 0: the crash basis's support point, found without another pass).
 double box3(const double* p, std::ptrdiff_t count, double* lo, double* hi);
-void store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
-            std::ptrdiff_t ld);
+ArgMax store3(const double* p, std::ptrdiff_t count, const double* centre, double scale, bool negate, double* out,
+              std::ptrdiff_t ld, const double* d = nullptr);
 /// The smallest and largest of ((0 + normal[0] x) + normal[1] y) + normal[2] z over the same
 /// contiguous points (a separating plane's check on the input), as the scalar loop computes it.
 void extremes3(const double* p, std::ptrdiff_t count, const double* normal, double* low, double* high);

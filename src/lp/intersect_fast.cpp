@@ -19,6 +19,12 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 /// Both paths round alike.
 constexpr int kWideUpdateRows = 8;
 
+/// The crash's direction, between the centres of A's and B's bounding boxes (box as in
+/// IntersectStorage: min A, max A, min B, max B).
+void crash_direction(int n, const double* box, double* dir) {
+  for (int i = 0; i < n; ++i) dir[i] = (box[2 * n + i] + box[3 * n + i] - box[i] - box[n + i]) / 2;
+}
+
 template <class Vector>
 void grow(Vector& v, Eigen::Index size) {
   if (v.size() < size) v.resize(size);
@@ -123,14 +129,18 @@ void FastSolver::crash() {
   // the two bounding boxes), each basic in its convexity row at level 1; the coordinate rows
   // take artificial columns signed so that their levels |residual| are >= 0. With u = a', v = -b'
   // the basis matrix is [D u v; 0 1 0; 0 0 1], whose inverse is [D -Du -Dv; 0 1 0; 0 0 1].
-  double* dir = s_.y.data();  // y is free until the first pricing
-  const double* box = s_.box.data();
-  for (int i = 0; i < n_; ++i) dir[i] = (box[2 * n_ + i] + box[3 * n_ + i] - box[i] - box[n_ + i]) / 2;
-  const ArgMax best_a = largest_in(0, na_, dir);
-  const ArgMax best_b = largest_in(na_, nb_, dir);
+  // normalise_points found them while storing the points (n = 3), with the same values.
+  int sa = s_.crash_a;
+  int sb = s_.crash_b;
+  if (sa < 0 || sb < 0) {
+    double* dir = s_.y.data();  // y is free until the first pricing
+    crash_direction(n_, s_.box.data(), dir);
+    sa = largest_in(0, na_, dir).index;
+    sb = largest_in(na_, nb_, dir).index;
+  }
   // Finite points and direction give finite values; index 0 only guards the impossible.
-  const int sa = std::max(best_a.index, 0);
-  const int sb = na_ + std::max(best_b.index, 0);
+  sa = std::max(sa, 0);
+  sb = na_ + std::max(sb, 0);
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
   auto inv = binv();
   inv.setZero();
@@ -522,14 +532,22 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
     s.box[4 * n + i] = lo / 2 + hi / 2;
     half_extent = std::max(half_extent, hi / 2 - lo / 2);
   }
+  s.crash_a = -1;
+  s.crash_b = -1;
   if (!(half_extent > 0)) return half_extent;
   // A's rows hold a' = (a - c) / h, B's hold -b' = (c - b) / h, transposed into the store
   // coordinate by coordinate (each stored column written contiguously).
   const double inv_h = 1.0 / half_extent;
+  // At n = 3 the crash's support points are found while storing (store3), in the values the
+  // crash would compute from the store.
+  double direction[3];
+  if (n == 3) crash_direction(n, s.box.data(), direction);
   const Eigen::Index ld = s.points.rows();
   const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
     if (n == 3 && p.outerStride() == 3) {
-      store3(p.data(), p.cols(), s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row, ld);
+      const ArgMax best = store3(p.data(), p.cols(), s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row,
+                                 ld, direction);
+      (negate ? s.crash_b : s.crash_a) = best.index;
       return;
     }
     if (n == 3) {

@@ -114,7 +114,11 @@ TEST(LpDenseKernels, ThreeDimensionalInputPassesMatchTheScalarLoops) {
     const Eigen::Index ld = count + 5;
     for (const bool negate : {false, true}) {
       Eigen::MatrixXd out = Eigen::MatrixXd::Zero(ld, 3);
-      store3(p.data(), count, centre, scale, negate, out.data(), ld);
+      const double d[3] = {g(rng), g(rng), g(rng)};
+      const ArgMax support = store3(p.data(), count, centre, scale, negate, out.data(), ld, d);
+      const ArgMax expected_support = largest_column_combination(out.data(), ld, count, count, 3, d, 0.0, 0.0);
+      ASSERT_EQ(support.index, expected_support.index) << count;
+      ASSERT_TRUE(same_bits(support.value, expected_support.value)) << count;
       for (int j = 0; j < count; ++j) {
         for (int i = 0; i < 3; ++i) {
           const double expected = negate ? (centre[i] - p(i, j)) * scale : (p(i, j) - centre[i]) * scale;
