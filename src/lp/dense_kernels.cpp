@@ -15,6 +15,9 @@ namespace {
 /// for any other target. Moved with memcpy (no alignment is assumed), written out in place
 /// because a helper returning a Quad would change its ABI between the two compilations.
 typedef double Quad __attribute__((vector_size(32)));
+/// Two doubles as one value, for the last rows of a column after the Quads (m = n + 2 is often
+/// 2 mod 4).
+typedef double Pair __attribute__((vector_size(16)));
 
 // Written once, compiled twice (portable and AVX2) by inlining into the two entry points. Eight
 // rows per block: their partial sums stay in registers across all columns, so each matrix
@@ -51,6 +54,17 @@ __attribute__((always_inline)) inline void combine(const double* m, std::ptrdiff
     }
     std::memcpy(out + r, &acc, sizeof acc);
   }
+  for (; r + 2 <= rows; r += 2) {
+    Pair acc;
+    std::memcpy(&acc, out + r, sizeof acc);
+    const double* col = m + r;
+    for (int c = 0; c < cols; ++c, col += ld) {
+      Pair x;
+      std::memcpy(&x, col, sizeof x);
+      acc += d[c] * x;
+    }
+    std::memcpy(out + r, &acc, sizeof acc);
+  }
   for (; r < rows; ++r) {
     double acc = out[r];
     for (int c = 0; c < cols; ++c) acc += d[c] * m[c * ld + r];
@@ -67,6 +81,14 @@ __attribute__((always_inline)) inline void outer(double* m, std::ptrdiff_t ld, i
     for (; r + 4 <= rows; r += 4) {
       Quad x;
       Quad a;
+      std::memcpy(&x, col + r, sizeof x);
+      std::memcpy(&a, alpha + r, sizeof a);
+      x -= fc * a;
+      std::memcpy(col + r, &x, sizeof x);
+    }
+    for (; r + 2 <= rows; r += 2) {
+      Pair x;
+      Pair a;
       std::memcpy(&x, col + r, sizeof x);
       std::memcpy(&a, alpha + r, sizeof a);
       x -= fc * a;

@@ -205,10 +205,22 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
       detail::extremes3(p.data(), p.cols(), normal.data(), &low, &high);
       return largest ? high : low;
     }
+    // Four points per step: their dot products are four independent chains (at n = 20 one
+    // chain is 20 dependent additions), each summed in the order of the one-point loop.
     const double start = largest ? -kInf : kInf;
     double best[4] = {start, start, start, start};
-    for (Eigen::Index j = 0; j < p.cols(); ++j) {
-      const double* col = p.data() + j * p.outerStride();
+    const Eigen::Index stride = p.outerStride();
+    Eigen::Index j = 0;
+    for (; j + 4 <= p.cols(); j += 4) {
+      const double* col = p.data() + j * stride;
+      double dot[4] = {0, 0, 0, 0};
+      for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < 4; ++k) dot[k] += normal[i] * col[k * stride + i];
+      }
+      for (int k = 0; k < 4; ++k) best[k] = largest ? std::max(best[k], dot[k]) : std::min(best[k], dot[k]);
+    }
+    for (; j < p.cols(); ++j) {
+      const double* col = p.data() + j * stride;
       double dot = 0;
       for (int i = 0; i < n; ++i) dot += normal[i] * col[i];
       double& run = best[j % 4];

@@ -60,16 +60,24 @@ class FastSolver {
   }
   /// alpha = B^-1 (column j).
   void compute_alpha(int j) {
+    // Raw loops: at m = 5 Eigen's per-expression set-up costs more than the copies.
+    const std::ptrdiff_t ld = s_.binv.outerStride();
+    double* al = s_.alpha.data();
     if (artificial(j)) {
-      alpha() = s_.sign[j - cols_] * binv().col(j - cols_);
+      const double sign = s_.sign[j - cols_];
+      const double* col = s_.binv.data() + (j - cols_) * ld;
+      for (int i = 0; i < m_; ++i) al[i] = sign * col[i];
       return;
     }
     // The point's coordinates are a strided row of the store: gathered first, so that the
     // kernel reads the inverse's contiguous columns with a contiguous multiplier vector.
-    auto coords = s_.coords.head(n_);
-    coords = s_.points.row(j).head(n_).transpose();
-    alpha() = binv().col(convexity_row(j));
-    add_column_combination(s_.binv.data(), s_.binv.outerStride(), m_, n_, coords.data(), s_.alpha.data());
+    const std::ptrdiff_t ld_points = s_.points.outerStride();
+    const double* point = s_.points.data() + j;
+    double* coords = s_.coords.data();
+    for (int c = 0; c < n_; ++c) coords[c] = point[c * ld_points];
+    const double* col = s_.binv.data() + convexity_row(j) * ld;
+    for (int i = 0; i < m_; ++i) al[i] = col[i];
+    add_column_combination(s_.binv.data(), ld, m_, n_, coords, al);
   }
   /// v = P d over the stored points, plus `shift_a` on A's rows and `shift_b` on B's.
   void points_times(const double* d, double shift_a, double shift_b) {
@@ -90,9 +98,13 @@ class FastSolver {
   /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
   /// scratch; pivot() updates them in O(m) in between.
   void compute_y() {
-    y().setZero();
+    const std::ptrdiff_t ld = s_.binv.outerStride();
+    const double* inv = s_.binv.data();
+    double* y = s_.y.data();
+    for (int c = 0; c < m_; ++c) y[c] = 0;
     for (int r = 0; r < m_; ++r) {
-      if (artificial(basic(r))) y() += binv().row(r).transpose();
+      if (!artificial(basic(r))) continue;
+      for (int c = 0; c < m_; ++c) y[c] += inv[c * ld + r];
     }
   }
   double artificial_sum() {
@@ -160,6 +172,17 @@ void FastSolver::crash() {
   s_.xb[n_ + 1] = 1;
   set_basic(n_, sa);
   set_basic(n_ + 1, sb);
+  // The multipliers of this basis, compute_y's sums written out: the artificial rows 0..n-1
+  // hold sign_i in column i and -sign_i a'_i, -sign_i (-b'_i) in columns n, n+1; added in row
+  // order from 0 as compute_y adds them (the zeros add exactly), so the bits are the same.
+  double* y = s_.y.data();
+  y[n_] = 0;
+  y[n_ + 1] = 0;
+  for (int i = 0; i < n_; ++i) {
+    y[i] = s_.sign[i];
+    y[n_] += inv(i, n_);
+    y[n_ + 1] += inv(i, n_ + 1);
+  }
 }
 
 bool FastSolver::warm_start() {
@@ -344,7 +367,7 @@ FastResult FastSolver::run() {
   const bool bland_only = opt_.pricing == PricingRule::bland;
   int degenerate_run = 0;
   int since_refactor = 0;
-  bool fresh_y = false;  // y computed from scratch since the last pivot
+  bool fresh_y = !warm;  // y computed from scratch since the last pivot (the crash computes it)
   for (;;) {
     if (artificial_sum() <= opt_.infeasibility_tolerance) {
       result.outcome = FastOutcome::feasible;
