@@ -115,7 +115,7 @@ constexpr int kUnrolledMinRows = 64;
 template <int FixedCols>
 __attribute__((always_inline)) inline ArgMax argmax(const double* m, std::ptrdiff_t ld, int rows, int split,
                                                     int runtime_cols, const double* d, double shift_a,
-                                                    double shift_b) {
+                                                    double shift_b, int* lanes) {
   const int cols = FixedCols > 0 ? FixedCols : runtime_cols;
   constexpr double kNone = -__builtin_inf();
   const Quad none = {kNone, kNone, kNone, kNone};
@@ -151,6 +151,12 @@ __attribute__((always_inline)) inline ArgMax argmax(const double* m, std::ptrdif
   // and k + 4 merge first (the larger value; on a tie the smaller row, with -1 for "none"
   // carrying value -inf), then the four survivors; the overall first row of the largest value
   // is the smallest row among the lanes holding it.
+  if (lanes != nullptr) {
+    for (int k = 0; k < 4; ++k) {
+      lanes[k] = static_cast<int>(row_lo[k]);
+      lanes[k + 4] = static_cast<int>(row_hi[k]);
+    }
+  }
   const auto from_hi = (best_hi > best_lo) | ((best_hi == best_lo) & (row_hi < row_lo) & (row_hi >= 0));
   const Quad best4 = from_hi ? best_hi : best_lo;
   const Quad row4 = from_hi ? row_hi : row_lo;
@@ -334,9 +340,9 @@ ArgMax store_portable(const double* p, std::ptrdiff_t count, const double* centr
 }
 
 ArgMax argmax_portable(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
-                       double shift_a, double shift_b) {
-  if (cols == 3 && rows >= kUnrolledMinRows) return argmax<3>(m, ld, rows, split, cols, d, shift_a, shift_b);
-  return argmax<0>(m, ld, rows, split, cols, d, shift_a, shift_b);
+                       double shift_a, double shift_b, int* lanes) {
+  if (cols == 3 && rows >= kUnrolledMinRows) return argmax<3>(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
+  return argmax<0>(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
 }
 
 void outer_portable(double* m, std::ptrdiff_t ld, int rows, int cols, const double* alpha, const double* f) {
@@ -358,9 +364,10 @@ __attribute__((target("avx2"))) void outer_avx2(double* m, std::ptrdiff_t ld, in
   outer(m, ld, rows, cols, alpha, f);
 }
 __attribute__((target("avx2"))) ArgMax argmax_avx2(const double* m, std::ptrdiff_t ld, int rows, int split,
-                                                    int cols, const double* d, double shift_a, double shift_b) {
-  if (cols == 3 && rows >= kUnrolledMinRows) return argmax<3>(m, ld, rows, split, cols, d, shift_a, shift_b);
-  return argmax<0>(m, ld, rows, split, cols, d, shift_a, shift_b);
+                                                    int cols, const double* d, double shift_a, double shift_b,
+                                                    int* lanes) {
+  if (cols == 3 && rows >= kUnrolledMinRows) return argmax<3>(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
+  return argmax<0>(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
 }
 __attribute__((target("avx2"))) double box_avx2(const double* p, std::ptrdiff_t count, double* lo, double* hi) {
   return box(p, count, lo, hi);
@@ -390,11 +397,11 @@ void add_column_combination(const double* m, std::ptrdiff_t ld, int rows, int co
 }
 
 ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
-                                  double shift_a, double shift_b) {
+                                  double shift_a, double shift_b, int* lanes) {
 #ifdef PROXIMA_LP_X86
-  if (kHaveAvx2) return argmax_avx2(m, ld, rows, split, cols, d, shift_a, shift_b);
+  if (kHaveAvx2) return argmax_avx2(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
 #endif
-  return argmax_portable(m, ld, rows, split, cols, d, shift_a, shift_b);
+  return argmax_portable(m, ld, rows, split, cols, d, shift_a, shift_b, lanes);
 }
 
 double box3(const double* p, std::ptrdiff_t count, double* lo, double* hi) {

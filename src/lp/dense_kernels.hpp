@@ -25,12 +25,18 @@ struct ArgMax {
   double value = 0;
 };
 
+/// Number of rows largest_column_combination reports in `lanes`.
+inline constexpr int kLargestLanes = 8;
+
 /// The smallest r < rows at which v[r] = (((s_r + d[0] M[0][r]) + d[1] M[1][r]) + ...) is
 /// largest, and that value, where s_r = shift_a for r < split and shift_b from there: the values
 /// of add_column_combination with out[r] = s_r, bit for bit on every path, never stored. NaN
 /// values never win; index -1 (value -inf) when rows = 0 or every value is NaN.
+/// When `lanes` is not null it receives kLargestLanes rows: for k < kLargestLanes, the first row
+/// r = k (mod kLargestLanes) below rows - rows % kLargestLanes with the largest value of its
+/// class (-1 when the class is empty): runners-up that the caller may price again cheaply.
 ArgMax largest_column_combination(const double* m, std::ptrdiff_t ld, int rows, int split, int cols, const double* d,
-                                  double shift_a, double shift_b);
+                                  double shift_a, double shift_b, int* lanes = nullptr);
 
 /// The input passes of lp::intersect at n = 3 for contiguous points p (x y z x y z ..., count
 /// points): box3 writes the smallest and largest coordinate i of the points to lo[i], hi[i]

@@ -85,7 +85,24 @@ TEST(LpDenseKernels, LargestColumnCombinationIsTheFirstLargestOfTheScalarValues)
           }
         }
         ties += equal > 0 ? 1 : 0;
-        const ArgMax got = largest_column_combination(m.data(), ld, rows, split, cols, d.data(), shift_a, shift_b);
+        int lanes[kLargestLanes];
+        const ArgMax got =
+            largest_column_combination(m.data(), ld, rows, split, cols, d.data(), shift_a, shift_b, lanes);
+        // Each lane: the first row of its residue class (below the last full block of eight)
+        // with the class's largest value, -1 for an empty class.
+        for (int k = 0; k < kLargestLanes; ++k) {
+          int lane_expected = -1;
+          double lane_value = 0;
+          for (int r = k; r < rows - rows % kLargestLanes; r += kLargestLanes) {
+            double acc = r < split ? shift_a : shift_b;
+            for (int c = 0; c < cols; ++c) acc = acc + d[c] * m(r, c);
+            if (lane_expected < 0 || acc > lane_value) {
+              lane_expected = r;
+              lane_value = acc;
+            }
+          }
+          ASSERT_EQ(lanes[k], lane_expected) << "rows " << rows << " cols " << cols << " lane " << k;
+        }
         ASSERT_EQ(got.index, expected) << "rows " << rows << " cols " << cols << " trial " << trial;
         ASSERT_TRUE(same_bits(got.value, expected_value)) << "rows " << rows << " cols " << cols << " trial " << trial;
       }
