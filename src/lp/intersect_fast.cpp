@@ -30,6 +30,27 @@ void crash_direction(int n, const double* box, double* dir) {
   for (int i = 0; i < n; ++i) dir[i] = (box[2 * n + i] + box[3 * n + i] - box[i] - box[n + i]) / 2;
 }
 
+/// Points per set from which the bounding box at n = 3 goes through the vectorised pass
+/// (dense_kernels.hpp, box3): below it the lane reduction costs more than the scalar loop saves
+/// (perf: 11% of a query at 8 points per set).
+constexpr Eigen::Index kVectorBoxPoints = 32;
+
+/// Basis size at n = 3, for which the small update is compiled with its size fixed.
+constexpr int kThreeDimensionalRows = 5;
+
+/// The inverse's update below kWideUpdateRows (see FastSolver::pivot), for Fixed rows and
+/// columns when Fixed > 0 (loops unrolled), else for m.
+template <int Fixed>
+void update_small(double* inv, std::ptrdiff_t ld, int runtime_m, int row, const double* al, const double* new_row) {
+  const int m = Fixed > 0 ? Fixed : runtime_m;
+  for (int c = 0; c < m; ++c) {
+    double* col = inv + c * ld;
+    const double f = new_row[c];
+    for (int i = 0; i < m; ++i) col[i] -= f * al[i];
+    col[row] = f;
+  }
+}
+
 template <class Vector>
 void grow(Vector& v, Eigen::Index size) {
   if (v.size() < size) v.resize(size);
@@ -391,13 +412,10 @@ void FastSolver::pivot(int row, int entering, double value) {
   if (m >= kWideUpdateRows) {
     subtract_outer_product(inv, ld, m, m, al, new_row);
     for (int c = 0; c < m; ++c) inv[c * ld + row] = new_row[c];
+  } else if (m == kThreeDimensionalRows) {
+    update_small<kThreeDimensionalRows>(inv, ld, m, row, al, new_row);
   } else {
-    for (int c = 0; c < m; ++c) {
-      double* col = inv + c * ld;
-      const double f = new_row[c];
-      for (int i = 0; i < m; ++i) col[i] -= f * al[i];
-      col[row] = f;
-    }
+    update_small<0>(inv, ld, m, row, al, new_row);
   }
   double* y = s_.y.data();
   for (int c = 0; c < m; ++c) y[c] -= value * new_row[c];
@@ -561,7 +579,7 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   // points are stored by normalise_points, already normalised.
   double finite = 0;
   const auto box = [&](const PointsRef& p, double* __restrict lo, double* __restrict hi) {
-    if (n == 3 && p.outerStride() == 3) {
+    if (n == 3 && p.outerStride() == 3 && p.cols() >= kVectorBoxPoints) {
       finite += box3(p.data(), p.cols(), lo, hi);
       return;
     }
