@@ -629,13 +629,18 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
   const double inv_h = 1.0 / half_extent;
   // At n = 3 the crash's support points are found while storing (store3), in the values the
   // crash would compute from the store.
+  // Not when the stored basis has these sizes: a warm start will likely need no crash (and
+  // when it fails, the crash prices for itself).
+  const bool may_warm = s.n == n && s.count_a == a.cols() && s.count_b == b.cols();
   double direction[3];
   if (n == 3) crash_direction(n, s.box.data(), direction);
   const Eigen::Index ld = s.points.rows();
   const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
-    if (n == 3 && p.outerStride() == 3) {
+    // Small sets: the vectorised store pays for its reduction only when it also finds the
+    // crash's support point (a cold start); a warm start takes the scalar loop.
+    if (n == 3 && p.outerStride() == 3 && (p.cols() >= kVectorBoxPoints || !may_warm)) {
       const ArgMax best = store3(p.data(), p.cols(), s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row,
-                                 ld, direction);
+                                 ld, may_warm ? nullptr : direction);
       (negate ? s.crash_b : s.crash_a) = best.index;
       return;
     }
