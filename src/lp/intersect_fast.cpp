@@ -23,6 +23,9 @@ constexpr int kWideUpdateRows = 8;
 /// enter the best improving one of them, priced again in O(n) each, until none improves; only
 /// then is every column priced again (and only a full pass declares optimality).
 constexpr int kMultiplePricingColumns = 512;
+/// Safety factor on the rounding of a pricing value (at most n + 2 rounded operations of
+/// magnitude |y|_1, each within one epsilon) in the optimality shortcut of FastSolver::run.
+constexpr double kValueRoundingSlack = 4;
 
 /// The crash's direction, between the centres of A's and B's bounding boxes (box as in
 /// IntersectStorage: min A, max A, min B, max B).
@@ -145,6 +148,7 @@ class FastSolver {
     if (!artificial(j)) s_.is_basic[static_cast<std::size_t>(j)] = 1;
   }
 
+  bool values_stay_optimal(const double* old_y) const;
   void crash();
   bool warm_start();
   bool refactor();
@@ -170,6 +174,9 @@ class FastSolver {
   int cols_;
   int m_;
   const SimplexOptions& opt_;
+  /// Largest value of the last fused full pricing pass (all columns), +inf when the last pass
+  /// was not one: the optimality shortcut in run() starts from it.
+  double last_full_max_ = std::numeric_limits<double>::infinity();
   int candidates_[kLargestLanes] = {};
   int candidate_count_ = 0;
 };
@@ -305,6 +312,7 @@ int FastSolver::price(bool bland, double& value) {
       if (j >= 0 && j != best.index) candidates_[candidate_count_++] = j;
     }
   }
+  last_full_max_ = best.value;
   if (!(best.value > opt_.optimality_tolerance)) return -1;
   if (s_.is_basic[static_cast<std::size_t>(best.index)] != 0) return price_excluding_basic(false, value);
   value = best.value;
@@ -331,6 +339,7 @@ int FastSolver::price_candidates(double& value) {
 
 int FastSolver::price_excluding_basic(bool bland, double& value) {
   // Basic columns are excluded explicitly (their value is 0 only up to rounding).
+  last_full_max_ = std::numeric_limits<double>::infinity();
   points_times(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
   auto v = s_.values.head(cols_);
   for (int r = 0; r < m_; ++r) {
@@ -424,6 +433,27 @@ void FastSolver::pivot(int row, int entering, double value) {
   set_basic(row, entering);
 }
 
+bool FastSolver::values_stay_optimal(const double* old_y) const {
+  // The last full pass found every value y_old . A_j <= last_full_max_ <= tolerance. With the
+  // fresh y, value_j changes by (y - y_old) . A_j, at most |dy_x|_1 max|p| + max(|dy_n|,
+  // |dy_n+1|), and the normalised coordinates are within [-1, 1] (2 allows their rounding).
+  // Each computed value is also within (n + 2) epsilons of |y|_1 of its exact value, on both
+  // passes. When the largest value plus both margins stays within the tolerance, pricing again
+  // cannot find an improving column: the repeated full pass is skipped, and the answer (the
+  // fresh y as Farkas ray) is the one it would have confirmed.
+  const double* y = s_.y.data();
+  double change = 0;
+  double size = 0;
+  for (int i = 0; i < n_; ++i) {
+    change += std::abs(y[i] - old_y[i]);
+    size += std::max(std::abs(y[i]), std::abs(old_y[i]));
+  }
+  change = 2 * change + std::max(std::abs(y[n_] - old_y[n_]), std::abs(y[n_ + 1] - old_y[n_ + 1]));
+  size = 2 * size + std::max({std::abs(y[n_]), std::abs(y[n_ + 1]), std::abs(old_y[n_]), std::abs(old_y[n_ + 1])});
+  const double rounding = kValueRoundingSlack * (n_ + 2) * std::numeric_limits<double>::epsilon() * size;
+  return last_full_max_ + change + 2 * rounding <= opt_.optimality_tolerance;
+}
+
 FastResult FastSolver::run() {
   FastResult result;
   const bool warm = opt_.warm_start && s_.n == n_ && s_.count_a == na_ && s_.count_b == nb_ && warm_start();
@@ -457,9 +487,15 @@ FastResult FastSolver::run() {
     const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland, value);
     if (q < 0) {
       if (!fresh_y) {  // confirm the optimum with multipliers computed from scratch
+        double* old_y = s_.alpha.data();  // free until the next pivot
+        for (int c = 0; c < m_; ++c) old_y[c] = s_.y[c];
         compute_y();
         fresh_y = true;
-        continue;
+        if (values_stay_optimal(old_y)) {
+          result.outcome = FastOutcome::infeasible;
+          break;
+        }
+        continue;  // price every column again with the fresh multipliers
       }
       result.outcome = FastOutcome::infeasible;
       break;
