@@ -2,6 +2,7 @@
 #include <proxima/lp/intersect.hpp>
 
 #include "lp/common.hpp"
+#include "lp/dense_kernels.hpp"
 #include "lp/intersect_fast.hpp"
 
 #include <algorithm>
@@ -13,6 +14,10 @@ namespace proxima::lp {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Points per set from which the separating plane's check at n = 3 goes through the vectorised
+/// pass (dense_kernels.hpp, extremes3); below it the call costs more than it saves (+15 ns a
+/// query at 8 points).
+constexpr Eigen::Index kVectorExtremesPoints = 32;
 
 /// Sets `out` to "nothing found yet": every number NaN, vectors sized and NaN (their storage is
 /// reused when the sizes repeat, so a result object kept across queries allocates nothing).
@@ -140,14 +145,29 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
   const int m = n + 2;
   const int cols = na + nb;
   if (f.outcome == detail::FastOutcome::feasible) {
+    // The weights are zero off the basis: clamped and rescaled to sum 1 per set over the basic
+    // entries only (in basis order), not over all |A| + |B| entries.
     r.weights_a.setZero();
     r.weights_b.setZero();
+    double sum_a = 0;
+    double sum_b = 0;
     for (int row = 0; row < m; ++row) {
       const int j = s.basis[static_cast<std::size_t>(row)];
       if (j >= cols) continue;
-      (j < na ? r.weights_a[j] : r.weights_b[j - na]) = s.xb[row];
+      const double w = std::max(s.xb[row], 0.0);
+      (j < na ? r.weights_a[j] : r.weights_b[j - na]) = w;
+      (j < na ? sum_a : sum_b) += w;
     }
-    if (!detail::make_convex(r.weights_a) || !detail::make_convex(r.weights_b)) return false;
+    if (!(sum_a > 0) || !(sum_b > 0)) return false;
+    for (int row = 0; row < m; ++row) {
+      const int j = s.basis[static_cast<std::size_t>(row)];
+      if (j >= cols) continue;
+      if (j < na) {
+        r.weights_a[j] /= sum_a;
+      } else {
+        r.weights_b[j - na] /= sum_b;
+      }
+    }
     // Residual A' l - B' m over the basic columns, in normalised coordinates; then the common
     // point over the same columns in input coordinates.
     auto res = s.y.head(n);  // free after the solve
@@ -176,15 +196,38 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
   if (!(norm > 0)) return false;
   normal /= norm;
   // normal . p for every input point: short dot products, written out (n is small and runtime).
+  // Four running extremes over the points in turn (each waits on one comparison per four
+  // points); the extreme of exact comparisons does not depend on the order.
   const auto extreme = [&](const PointsRef& p, bool largest) {
-    double best = largest ? -kInf : kInf;
-    for (Eigen::Index j = 0; j < p.cols(); ++j) {
-      const double* col = p.data() + j * p.outerStride();
+    if (n == 3 && p.outerStride() == 3 && p.cols() >= kVectorExtremesPoints) {
+      double low = 0;
+      double high = 0;
+      detail::extremes3(p.data(), p.cols(), normal.data(), &low, &high);
+      return largest ? high : low;
+    }
+    // Four points per step: their dot products are four independent chains (at n = 20 one
+    // chain is 20 dependent additions), each summed in the order of the one-point loop.
+    const double start = largest ? -kInf : kInf;
+    double best[4] = {start, start, start, start};
+    const Eigen::Index stride = p.outerStride();
+    Eigen::Index j = 0;
+    for (; j + 4 <= p.cols(); j += 4) {
+      const double* col = p.data() + j * stride;
+      double dot[4] = {0, 0, 0, 0};
+      for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < 4; ++k) dot[k] += normal[i] * col[k * stride + i];
+      }
+      for (int k = 0; k < 4; ++k) best[k] = largest ? std::max(best[k], dot[k]) : std::min(best[k], dot[k]);
+    }
+    for (; j < p.cols(); ++j) {
+      const double* col = p.data() + j * stride;
       double dot = 0;
       for (int i = 0; i < n; ++i) dot += normal[i] * col[i];
-      best = largest ? std::max(best, dot) : std::min(best, dot);
+      double& run = best[j % 4];
+      run = largest ? std::max(run, dot) : std::min(run, dot);
     }
-    return best;
+    return largest ? std::max(std::max(best[0], best[1]), std::max(best[2], best[3]))
+                   : std::min(std::min(best[0], best[1]), std::min(best[2], best[3]));
   };
   const double hi_a = extreme(a, true);
   const double lo_b = extreme(b, false);

@@ -18,6 +18,41 @@ constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
 /// it the call costs more than it saves (callgrind: +7% instructions at n = 3, -2% at n = 20).
 /// Both paths round alike.
 constexpr int kWideUpdateRows = 8;
+/// Columns (|A| + |B|) from which Dantzig pricing is partial ("multiple pricing"): each full
+/// pass keeps the kLargestLanes runners-up of largest_column_combination, and the next pivots
+/// enter the best improving one of them, priced again in O(n) each, until none improves; only
+/// then is every column priced again (and only a full pass declares optimality).
+constexpr int kMultiplePricingColumns = 512;
+/// Safety factor on the rounding of a pricing value (at most n + 2 rounded operations of
+/// magnitude |y|_1, each within one epsilon) in the optimality shortcut of FastSolver::run.
+constexpr double kValueRoundingSlack = 4;
+
+/// The crash's direction, between the centres of A's and B's bounding boxes (box as in
+/// IntersectStorage: min A, max A, min B, max B).
+void crash_direction(int n, const double* box, double* dir) {
+  for (int i = 0; i < n; ++i) dir[i] = (box[2 * n + i] + box[3 * n + i] - box[i] - box[n + i]) / 2;
+}
+
+/// Points per set from which the bounding box at n = 3 goes through the vectorised pass
+/// (dense_kernels.hpp, box3): below it the lane reduction costs more than the scalar loop saves
+/// (perf: 11% of a query at 8 points per set).
+constexpr Eigen::Index kVectorBoxPoints = 32;
+
+/// Basis size at n = 3, for which the small update is compiled with its size fixed.
+constexpr int kThreeDimensionalRows = 5;
+
+/// The inverse's update below kWideUpdateRows (see FastSolver::pivot), for Fixed rows and
+/// columns when Fixed > 0 (loops unrolled), else for m.
+template <int Fixed>
+void update_small(double* inv, std::ptrdiff_t ld, int runtime_m, int row, const double* al, const double* new_row) {
+  const int m = Fixed > 0 ? Fixed : runtime_m;
+  for (int c = 0; c < m; ++c) {
+    double* col = inv + c * ld;
+    const double f = new_row[c];
+    for (int i = 0; i < m; ++i) col[i] -= f * al[i];
+    col[row] = f;
+  }
+}
 
 template <class Vector>
 void grow(Vector& v, Eigen::Index size) {
@@ -54,16 +89,24 @@ class FastSolver {
   }
   /// alpha = B^-1 (column j).
   void compute_alpha(int j) {
+    // Raw loops: at m = 5 Eigen's per-expression set-up costs more than the copies.
+    const std::ptrdiff_t ld = s_.binv.outerStride();
+    double* al = s_.alpha.data();
     if (artificial(j)) {
-      alpha() = s_.sign[j - cols_] * binv().col(j - cols_);
+      const double sign = s_.sign[j - cols_];
+      const double* col = s_.binv.data() + (j - cols_) * ld;
+      for (int i = 0; i < m_; ++i) al[i] = sign * col[i];
       return;
     }
     // The point's coordinates are a strided row of the store: gathered first, so that the
     // kernel reads the inverse's contiguous columns with a contiguous multiplier vector.
-    auto coords = s_.coords.head(n_);
-    coords = s_.points.row(j).head(n_).transpose();
-    alpha() = binv().col(convexity_row(j));
-    add_column_combination(s_.binv.data(), s_.binv.outerStride(), m_, n_, coords.data(), s_.alpha.data());
+    const std::ptrdiff_t ld_points = s_.points.outerStride();
+    const double* point = s_.points.data() + j;
+    double* coords = s_.coords.data();
+    for (int c = 0; c < n_; ++c) coords[c] = point[c * ld_points];
+    const double* col = s_.binv.data() + convexity_row(j) * ld;
+    for (int i = 0; i < m_; ++i) al[i] = col[i];
+    add_column_combination(s_.binv.data(), ld, m_, n_, coords, al);
   }
   /// v = P d over the stored points, plus `shift_a` on A's rows and `shift_b` on B's.
   void points_times(const double* d, double shift_a, double shift_b) {
@@ -72,12 +115,25 @@ class FastSolver {
     v.tail(nb_).setConstant(shift_b);
     add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n_, d, s_.values.data());
   }
+  /// The first column where d . p + shift_a (A's points) or d . p + shift_b (B's) is largest.
+  ArgMax largest(const double* d, double shift_a, double shift_b) {
+    return largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n_, d, shift_a, shift_b);
+  }
+  /// The same over one set's rows [first, first + count), with one shift.
+  ArgMax largest_in(int first, int count, const double* d) {
+    return largest_column_combination(s_.points.data() + first, s_.points.outerStride(), count, count, n_, d, 0.0,
+                                      0.0);
+  }
   /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
   /// scratch; pivot() updates them in O(m) in between.
   void compute_y() {
-    y().setZero();
+    const std::ptrdiff_t ld = s_.binv.outerStride();
+    const double* inv = s_.binv.data();
+    double* y = s_.y.data();
+    for (int c = 0; c < m_; ++c) y[c] = 0;
     for (int r = 0; r < m_; ++r) {
-      if (artificial(basic(r))) y() += binv().row(r).transpose();
+      if (!artificial(basic(r))) continue;
+      for (int c = 0; c < m_; ++c) y[c] += inv[c * ld + r];
     }
   }
   double artificial_sum() {
@@ -92,10 +148,22 @@ class FastSolver {
     if (!artificial(j)) s_.is_basic[static_cast<std::size_t>(j)] = 1;
   }
 
+  bool values_stay_optimal(const double* old_y) const;
   void crash();
   bool warm_start();
   bool refactor();
-  int price(bool bland);
+  int price(bool bland, double& value);
+  int price_candidates(double& value);
+  /// y^T A_j for structural column j, summed in the order of largest_column_combination.
+  double column_value(int j) const {
+    const double* y = s_.y.data();
+    const double* p = s_.points.data() + j;
+    const Eigen::Index ld = s_.points.outerStride();
+    double acc = j < na_ ? y[n_] : y[n_ + 1];
+    for (int c = 0; c < n_; ++c) acc += y[c] * p[c * ld];
+    return acc;
+  }
+  int price_excluding_basic(bool bland, double& value);
   int ratio_test(bool& degenerate);
   void pivot(int row, int entering, double value);
 
@@ -106,6 +174,11 @@ class FastSolver {
   int cols_;
   int m_;
   const SimplexOptions& opt_;
+  /// Largest value of the last fused full pricing pass (all columns), +inf when the last pass
+  /// was not one: the optimality shortcut in run() starts from it.
+  double last_full_max_ = std::numeric_limits<double>::infinity();
+  int candidates_[kLargestLanes] = {};
+  int candidate_count_ = 0;
 };
 
 void FastSolver::crash() {
@@ -113,21 +186,18 @@ void FastSolver::crash() {
   // the two bounding boxes), each basic in its convexity row at level 1; the coordinate rows
   // take artificial columns signed so that their levels |residual| are >= 0. With u = a', v = -b'
   // the basis matrix is [D u v; 0 1 0; 0 0 1], whose inverse is [D -Du -Dv; 0 1 0; 0 0 1].
-  double* dir = s_.y.data();  // y is free until the first pricing
-  const double* box = s_.box.data();
-  for (int i = 0; i < n_; ++i) dir[i] = (box[2 * n_ + i] + box[3 * n_ + i] - box[i] - box[n_ + i]) / 2;
-  points_times(dir, 0.0, 0.0);
-  // First index of the largest value in each set's rows (raw loops: at N = 8 Eigen's visitor
-  // set-up costs more than the scan).
-  const double* v = s_.values.data();
-  int sa = 0;
-  for (int j = 1; j < na_; ++j) {
-    if (v[j] > v[sa]) sa = j;
+  // normalise_points found them while storing the points (n = 3), with the same values.
+  int sa = s_.crash_a;
+  int sb = s_.crash_b;
+  if (sa < 0 || sb < 0) {
+    double* dir = s_.y.data();  // y is free until the first pricing
+    crash_direction(n_, s_.box.data(), dir);
+    sa = largest_in(0, na_, dir).index;
+    sb = largest_in(na_, nb_, dir).index;
   }
-  int sb = na_;
-  for (int j = na_ + 1; j < cols_; ++j) {
-    if (v[j] > v[sb]) sb = j;
-  }
+  // Finite points and direction give finite values; index 0 only guards the impossible.
+  sa = std::max(sa, 0);
+  sb = na_ + std::max(sb, 0);
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
   auto inv = binv();
   inv.setZero();
@@ -147,6 +217,17 @@ void FastSolver::crash() {
   s_.xb[n_ + 1] = 1;
   set_basic(n_, sa);
   set_basic(n_ + 1, sb);
+  // The multipliers of this basis, compute_y's sums written out: the artificial rows 0..n-1
+  // hold sign_i in column i and -sign_i a'_i, -sign_i (-b'_i) in columns n, n+1; added in row
+  // order from 0 as compute_y adds them (the zeros add exactly), so the bits are the same.
+  double* y = s_.y.data();
+  y[n_] = 0;
+  y[n_ + 1] = 0;
+  for (int i = 0; i < n_; ++i) {
+    y[i] = s_.sign[i];
+    y[n_] += inv(i, n_);
+    y[n_ + 1] += inv(i, n_ + 1);
+  }
 }
 
 bool FastSolver::warm_start() {
@@ -209,9 +290,56 @@ bool FastSolver::refactor() {
   return true;
 }
 
-int FastSolver::price(bool bland) {
+int FastSolver::price(bool bland, double& value) {
   // Value of column j: y^T A_j = y_x . p_j + y_{convexity row}; its reduced cost is -value.
+  // Dantzig in one pass over both sets, the values never stored: the largest value over all columns,
+  // basic ones included. Basic columns have value 0 up to rounding, so when that largest value
+  // is above the tolerance and belongs to a non-basic column it is also the largest over the
+  // non-basic columns, with the same first index; otherwise the old exclusion pass decides
+  // (only on a basic column's rounding above the tolerance, or an exact tie with one).
+  if (bland) return price_excluding_basic(true, value);
+  const bool multiple = cols_ >= kMultiplePricingColumns;
+  if (multiple && candidate_count_ > 0) {
+    const int q = price_candidates(value);
+    if (q >= 0) return q;
+  }
+  int lanes[kLargestLanes];
+  const ArgMax best = largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n_, s_.y.data(),
+                                                 s_.y[n_], s_.y[n_ + 1], multiple ? lanes : nullptr);
+  if (multiple) {
+    candidate_count_ = 0;
+    for (const int j : lanes) {
+      if (j >= 0 && j != best.index) candidates_[candidate_count_++] = j;
+    }
+  }
+  last_full_max_ = best.value;
+  if (!(best.value > opt_.optimality_tolerance)) return -1;
+  if (s_.is_basic[static_cast<std::size_t>(best.index)] != 0) return price_excluding_basic(false, value);
+  value = best.value;
+  return best.index;
+}
+
+int FastSolver::price_candidates(double& value) {
+  // The best improving candidate (first index on ties), or -1: then the caller prices every
+  // column. Candidates that became basic are skipped.
+  int q = -1;
+  double best = opt_.optimality_tolerance;
+  for (int k = 0; k < candidate_count_; ++k) {
+    const int j = candidates_[k];
+    if (s_.is_basic[static_cast<std::size_t>(j)] != 0) continue;
+    const double v = column_value(j);
+    if (v > best || (v == best && q >= 0 && j < q)) {
+      best = v;
+      q = j;
+    }
+  }
+  value = best;
+  return q;
+}
+
+int FastSolver::price_excluding_basic(bool bland, double& value) {
   // Basic columns are excluded explicitly (their value is 0 only up to rounding).
+  last_full_max_ = std::numeric_limits<double>::infinity();
   points_times(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
   auto v = s_.values.head(cols_);
   for (int r = 0; r < m_; ++r) {
@@ -220,14 +348,20 @@ int FastSolver::price(bool bland) {
   const double tol = opt_.optimality_tolerance;
   if (bland) {
     for (int j = 0; j < cols_; ++j) {
-      if (v[j] > tol) return j;
+      if (v[j] > tol) {
+        value = v[j];
+        return j;
+      }
     }
     return -1;
   }
   const double best = v.maxCoeff();  // vectorised; the index is found by a second, short scan
   if (!(best > tol)) return -1;
   for (int j = 0; j < cols_; ++j) {
-    if (v[j] == best) return j;
+    if (v[j] == best) {
+      value = best;
+      return j;
+    }
   }
   return -1;
 }
@@ -287,19 +421,37 @@ void FastSolver::pivot(int row, int entering, double value) {
   if (m >= kWideUpdateRows) {
     subtract_outer_product(inv, ld, m, m, al, new_row);
     for (int c = 0; c < m; ++c) inv[c * ld + row] = new_row[c];
+  } else if (m == kThreeDimensionalRows) {
+    update_small<kThreeDimensionalRows>(inv, ld, m, row, al, new_row);
   } else {
-    for (int c = 0; c < m; ++c) {
-      double* col = inv + c * ld;
-      const double f = new_row[c];
-      for (int i = 0; i < m; ++i) col[i] -= f * al[i];
-      col[row] = f;
-    }
+    update_small<0>(inv, ld, m, row, al, new_row);
   }
   double* y = s_.y.data();
   for (int c = 0; c < m; ++c) y[c] -= value * new_row[c];
   const int leaving = basic(row);
   if (!artificial(leaving)) s_.is_basic[static_cast<std::size_t>(leaving)] = 0;
   set_basic(row, entering);
+}
+
+bool FastSolver::values_stay_optimal(const double* old_y) const {
+  // The last full pass found every value y_old . A_j <= last_full_max_ <= tolerance. With the
+  // fresh y, value_j changes by (y - y_old) . A_j, at most |dy_x|_1 max|p| + max(|dy_n|,
+  // |dy_n+1|), and the normalised coordinates are within [-1, 1] (2 allows their rounding).
+  // Each computed value is also within (n + 2) epsilons of |y|_1 of its exact value, on both
+  // passes. When the largest value plus both margins stays within the tolerance, pricing again
+  // cannot find an improving column: the repeated full pass is skipped, and the answer (the
+  // fresh y as Farkas ray) is the one it would have confirmed.
+  const double* y = s_.y.data();
+  double change = 0;
+  double size = 0;
+  for (int i = 0; i < n_; ++i) {
+    change += std::abs(y[i] - old_y[i]);
+    size += std::max(std::abs(y[i]), std::abs(old_y[i]));
+  }
+  change = 2 * change + std::max(std::abs(y[n_] - old_y[n_]), std::abs(y[n_ + 1] - old_y[n_ + 1]));
+  size = 2 * size + std::max({std::abs(y[n_]), std::abs(y[n_ + 1]), std::abs(old_y[n_]), std::abs(old_y[n_ + 1])});
+  const double rounding = kValueRoundingSlack * (n_ + 2) * std::numeric_limits<double>::epsilon() * size;
+  return last_full_max_ + change + 2 * rounding <= opt_.optimality_tolerance;
 }
 
 FastResult FastSolver::run() {
@@ -311,7 +463,7 @@ FastResult FastSolver::run() {
   const bool bland_only = opt_.pricing == PricingRule::bland;
   int degenerate_run = 0;
   int since_refactor = 0;
-  bool fresh_y = false;  // y computed from scratch since the last pivot
+  bool fresh_y = !warm;  // y computed from scratch since the last pivot (the crash computes it)
   for (;;) {
     if (artificial_sum() <= opt_.infeasibility_tolerance) {
       result.outcome = FastOutcome::feasible;
@@ -331,12 +483,19 @@ FastResult FastSolver::run() {
       compute_y();
       fresh_y = true;
     }
-    const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland);
+    double value = 0;
+    const int q = price(bland_only || degenerate_run >= opt_.degenerate_run_before_bland, value);
     if (q < 0) {
       if (!fresh_y) {  // confirm the optimum with multipliers computed from scratch
+        double* old_y = s_.alpha.data();  // free until the next pivot
+        for (int c = 0; c < m_; ++c) old_y[c] = s_.y[c];
         compute_y();
         fresh_y = true;
-        continue;
+        if (values_stay_optimal(old_y)) {
+          result.outcome = FastOutcome::infeasible;
+          break;
+        }
+        continue;  // price every column again with the fresh multipliers
       }
       result.outcome = FastOutcome::infeasible;
       break;
@@ -346,7 +505,7 @@ FastResult FastSolver::run() {
     const int r = ratio_test(degenerate);
     if (r < 0) return result;  // phase one is bounded: only rounding gets here
     degenerate_run = degenerate ? degenerate_run + 1 : 0;
-    pivot(r, q, s_.values[q]);
+    pivot(r, q, value);
     fresh_y = false;
     ++result.iterations;
     ++since_refactor;
@@ -366,6 +525,10 @@ namespace {
 // overhead dominates at small N. Same operations per element, in the same order over the points.
 
 /// Box of p into lo and hi; returns the sum of x - x over its coordinates (see load_points).
+/// Four points per step, their minima, maxima and probes combined before they meet the running
+/// ones, so that each running value waits on one operation per four points instead of one per
+/// point (the pass was bound by that latency). Minimum and maximum are exact and the probes are
+/// zeros unless a coordinate is not finite, so the order changes no result.
 template <int Dim>
 double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
   double low[Dim];
@@ -377,8 +540,21 @@ double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
     sum[i] = 0;
   }
   const Eigen::Index stride = p.outerStride();
+  const Eigen::Index count = p.cols();
   const double* col = p.data();
-  for (Eigen::Index j = 0; j < p.cols(); ++j, col += stride) {
+  Eigen::Index j = 0;
+  for (; j + 4 <= count; j += 4, col += 4 * stride) {
+    for (int i = 0; i < Dim; ++i) {
+      const double x0 = col[i];
+      const double x1 = col[stride + i];
+      const double x2 = col[2 * stride + i];
+      const double x3 = col[3 * stride + i];
+      sum[i] += ((x0 - x0) + (x1 - x1)) + ((x2 - x2) + (x3 - x3));
+      low[i] = std::min(low[i], std::min(std::min(x0, x1), std::min(x2, x3)));
+      high[i] = std::max(high[i], std::max(std::max(x0, x1), std::max(x2, x3)));
+    }
+  }
+  for (; j < count; ++j, col += stride) {
     for (int i = 0; i < Dim; ++i) {
       const double x = col[i];
       sum[i] += x - x;
@@ -433,31 +609,38 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
   // One read-only pass per set: bounding box, and x - x (0 for finite x, NaN otherwise) summed
-  // as the finiteness test. Coordinate by coordinate, so that the running minimum, maximum and
-  // sum stay in registers. The points are stored by normalise_points, already normalised.
+  // as the finiteness test. Point by point (each input column read contiguously), the running
+  // minimum, maximum and probe of each coordinate independent of the others', so that the n
+  // chains overlap instead of one strided pass per coordinate waiting on each comparison. The
+  // points are stored by normalise_points, already normalised.
   double finite = 0;
-  const auto box = [&](const PointsRef& p, double* lo, double* hi) {
+  const auto box = [&](const PointsRef& p, double* __restrict lo, double* __restrict hi) {
+    if (n == 3 && p.outerStride() == 3 && p.cols() >= kVectorBoxPoints) {
+      finite += box3(p.data(), p.cols(), lo, hi);
+      return;
+    }
     if (n == 3) {
       finite += fixed_dimension_box<3>(p, lo, hi);
       return;
     }
+    double* __restrict probe = s.coords.data();  // free until the solve
+    for (int i = 0; i < n; ++i) {
+      lo[i] = std::numeric_limits<double>::infinity();
+      hi[i] = -std::numeric_limits<double>::infinity();
+      probe[i] = 0;
+    }
     const Eigen::Index stride = p.outerStride();
     const Eigen::Index count = p.cols();
-    for (int i = 0; i < n; ++i) {
-      const double* in = p.data() + i;
-      double low = std::numeric_limits<double>::infinity();
-      double high = -std::numeric_limits<double>::infinity();
-      double probe = 0;
-      for (Eigen::Index j = 0; j < count; ++j) {
-        const double x = in[j * stride];
-        probe += x - x;
-        low = std::min(low, x);
-        high = std::max(high, x);
+    for (Eigen::Index j = 0; j < count; ++j) {
+      const double* __restrict in = p.data() + j * stride;
+      for (int i = 0; i < n; ++i) {
+        const double x = in[i];
+        probe[i] += x - x;
+        lo[i] = std::min(lo[i], x);
+        hi[i] = std::max(hi[i], x);
       }
-      lo[i] = low;
-      hi[i] = high;
-      finite += probe;
     }
+    for (int i = 0; i < n; ++i) finite += probe[i];
   };
   box(a, s.box.data(), s.box.data() + n);
   box(b, s.box.data() + 2 * n, s.box.data() + 3 * n);
@@ -474,12 +657,29 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
     s.box[4 * n + i] = lo / 2 + hi / 2;
     half_extent = std::max(half_extent, hi / 2 - lo / 2);
   }
+  s.crash_a = -1;
+  s.crash_b = -1;
   if (!(half_extent > 0)) return half_extent;
   // A's rows hold a' = (a - c) / h, B's hold -b' = (c - b) / h, transposed into the store
   // coordinate by coordinate (each stored column written contiguously).
   const double inv_h = 1.0 / half_extent;
+  // At n = 3 the crash's support points are found while storing (store3), in the values the
+  // crash would compute from the store.
+  // Not when the stored basis has these sizes: a warm start will likely need no crash (and
+  // when it fails, the crash prices for itself).
+  const bool may_warm = s.n == n && s.count_a == a.cols() && s.count_b == b.cols();
+  double direction[3];
+  if (n == 3) crash_direction(n, s.box.data(), direction);
   const Eigen::Index ld = s.points.rows();
   const auto store = [&](const PointsRef& p, Eigen::Index first_row, bool negate) {
+    // Small sets: the vectorised store pays for its reduction only when it also finds the
+    // crash's support point (a cold start); a warm start takes the scalar loop.
+    if (n == 3 && p.outerStride() == 3 && (p.cols() >= kVectorBoxPoints || !may_warm)) {
+      const ArgMax best = store3(p.data(), p.cols(), s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row,
+                                 ld, may_warm ? nullptr : direction);
+      (negate ? s.crash_b : s.crash_a) = best.index;
+      return;
+    }
     if (n == 3) {
       fixed_dimension_store<3>(p, s.box.data() + 4 * n, inv_h, negate, s.points.data() + first_row, ld);
       return;

@@ -3,8 +3,10 @@
 // (lp/simplex_method.hpp), written for its shape. Every structural column is a point with a 1 in
 // one of the two convexity rows, so
 //  - Dantzig pricing is two support queries: the reduced cost of point p of A is
-//    -(y_x . p' + y_n), of point q of B is -(-y_x . q' + y_{n+1}); one matrix-vector product over
-//    the points, stored one per row (vectorised axpys), prices every column;
+//    -(y_x . p' + y_n), of point q of B is -(-y_x . q' + y_{n+1}); one pass over the points,
+//    stored one per row, finds the column of largest value without storing the values
+//    (dense_kernels.hpp, largest_column_combination); from kMultiplePricingColumns columns the
+//    pass's runners-up are priced again first, and a full pass only when none improves;
 //  - a crash basis needs no artificial column in the convexity rows: the support point of A
 //    towards B, the support point of B towards A, and n artificial columns on the coordinate
 //    rows signed by the residual, with a closed-form inverse (two pivots fewer than the

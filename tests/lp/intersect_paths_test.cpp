@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 namespace proxima::lp {
 namespace {
@@ -102,6 +103,67 @@ TEST(LpIntersectPaths, StructuredGeneralAndExactAgreeForEveryDimension) {
   // The structured path must answer nearly everything itself (else the test would be testing the
   // fallback): at most 2% of the cases outside the touching band go to the general solver.
   EXPECT_LE(fallbacks_outside_band * 50, total) << fallbacks_outside_band << " fallbacks in " << total;
+}
+
+TEST(LpIntersectPaths, LargeSetsWithMultiplePricingAgreeWithFullPricingAndTheGeneralSolver) {
+  // From 512 columns the structured path prices a few candidates between full passes
+  // (intersect_fast.cpp, kMultiplePricingColumns). Clouds on the unit sphere (every point a
+  // vertex), B shifted by a distance around the touching one, at n = 3 (the vectorised input
+  // passes) and n = 4: every answer certified on the input, equal to Bland's full pricing and to
+  // the general solver (and to CGAL's exact LP where it is built).
+  const unsigned seed = 20261125;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g;
+  std::uniform_real_distribution<double> u(0, 1);
+  const auto cloud = [&](int n, int count) {
+    Eigen::MatrixXd p(n, count);
+    for (int j = 0; j < count; ++j) {
+      for (int i = 0; i < n; ++i) p(i, j) = g(rng);
+      p.col(j).normalize();
+    }
+    return p;
+  };
+  LpWorkspace ws;
+  LpWorkspace bland_ws;
+  SimplexWorkspace general_ws;
+  LpOptions bland;
+  bland.simplex.pricing = PricingRule::bland;
+  int hits = 0;
+  int total = 0;
+  for (const int n : {3, 4}) {
+    for (const int count : {256, 300, 700, 1500}) {
+      for (int t = 0; t < 6; ++t) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + " n " + std::to_string(n) + " count " + std::to_string(count) +
+                     " case " + std::to_string(t));
+        const Eigen::MatrixXd a = cloud(n, count);
+        Eigen::MatrixXd b = cloud(n, count);
+        const Eigen::VectorXd shift = cloud(n, 1).col(0) * (1.6 + 0.8 * u(rng));
+        b.colwise() += shift;
+        ws.forget_basis();
+        const LpIntersectResult r = intersect(a, b, ws);
+        ASSERT_TRUE(r.converged);
+        if (r.intersect) {
+          EXPECT_TRUE(check_common_point(a, b, r.common_point, r.weights_a, r.weights_b, 1e-9).valid);
+        } else {
+          EXPECT_TRUE(check_separation(a, b, r.separating_normal, r.separating_offset).valid);
+        }
+        bland_ws.forget_basis();
+        EXPECT_EQ(intersect(a, b, bland_ws, bland).intersect, r.intersect);
+        EXPECT_EQ(general_outcome(a, b, general_ws) == LpOutcome::optimal, r.intersect);
+#ifdef PROXIMA_HAVE_CGAL
+        if (count <= 300) {
+          EXPECT_EQ(oracle::exact_intersect(a, b), r.intersect);
+        }
+#endif
+        hits += r.intersect ? 1 : 0;
+        ++total;
+      }
+    }
+  }
+  EXPECT_EQ(ws.intersect_fallbacks(), 0);
+  // Both answers are well represented.
+  EXPECT_GE(hits * 5, total) << hits << " of " << total;
+  EXPECT_GE((total - hits) * 5, total) << hits << " of " << total;
 }
 
 }  // namespace

@@ -68,8 +68,9 @@ struct LpIntersectResult {
 /// Status: converged; iteration_limit when options.simplex.max_iterations stopped it (then
 /// intersect is false and uncertified); degenerate_input as above or on a singular basis.
 /// Solver: phase one of the simplex method on the (n+2) x (|A|+|B|) LP by a structured revised
-/// simplex (src/lp/intersect_fast.hpp: pricing as two support scans over the normalised points,
-/// a crash basis of the two support points towards the other set's box centre, an explicit
+/// simplex (src/lp/intersect_fast.hpp: pricing as one support scan over the normalised points,
+/// partial between full scans from 512 points in all, a crash basis of the two support points
+/// towards the other set's box centre, an explicit
 /// (n+2) x (n+2) basis inverse); when its certificate fails (singular basis, touching band) the
 /// general solver (simplex_method.hpp) decides from scratch, and `iterations` counts both.
 /// Cost: O(n (|A|+|B|) + n^2) per pivot. Pivots per query grow slowly with |A| + |B|

@@ -51,6 +51,8 @@ struct IntersectStorage {
   Eigen::VectorXd box;     // 5 n: min and max of A, of B, centre of both
   std::vector<int> basis;        // basic column per row (m); >= |A| + |B| means artificial
   std::vector<char> is_basic;    // per structural column
+  int crash_a = -1;              // the crash's support points, found while storing (n = 3); -1: not
+  int crash_b = -1;              // found (intersect_fast.cpp, FastSolver::crash)
   int n = -1;                    // shape (n, |A|, |B|) of the stored basis; -1: none
   int count_a = -1;
   int count_b = -1;
