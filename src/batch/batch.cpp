@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <proxima/batch/batch.hpp>
 
+#include "batch/small_polytope.hpp"
 #include "batch/thread_pool.hpp"
 
 #include <proxima/core/error.hpp>
@@ -29,8 +30,8 @@ bool all_finite(const double* p, std::size_t n) {
 // Element i of a raw layout as a Pose; throws InvalidInput (field names inside the pose).
 Pose convert(PoseLayout layout, const double* row) {
   if (layout == PoseLayout::quaternion) {
+    // Finite: callers check the whole row first (from_quaternion checks it again, cheaply).
     const Vec3 t(row[0], row[1], row[2]);
-    require_finite("translation", t);
     return Pose::from_quaternion(row[3], row[4], row[5], row[6], t);
   }
   Mat3 r;
@@ -248,6 +249,24 @@ int resolved_threads(const BatchOptions& options) {
 
 void intersect(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
                const PoseArray& pose_b, const IntersectOutputs& out, const BatchOptions& options) {
+  // One pair of small polytopes for the whole batch: the specialised kernel (small_polytope.hpp),
+  // which gives scalar_intersect's answer bit for bit at a fraction of the cost.
+  detail::SmallPolytope small_a;
+  detail::SmallPolytope small_b;
+  if (a.size() == 1 && b.size() == 1 && detail::load_small_polytope(a[0], small_a) &&
+      detail::load_small_polytope(b[0], small_b)) {
+    const detail::KernelPath path = detail::best_path();
+    // pose_a.inverse() once when pose_a is broadcast (the same value every element computes).
+    Pose pose_a0;
+    const bool hoist = pose_a.size() == 1 && pose_a.get(0, pose_a0);
+    const Pose inverse_a0 = hoist ? pose_a0.inverse() : Pose();
+    run_batch<IntersectResult>(a, pose_a, b, pose_b, out, options,
+        [&](const AnyConvex&, const Pose& pa, const AnyConvex&, const Pose& pb) {
+          const Pose b_in_a = (hoist ? inverse_a0 : pa.inverse()) * pb;
+          return detail::intersect_small_polytopes(small_a, pa, small_b, b_in_a, options.gjk, path);
+        });
+    return;
+  }
   run_batch<IntersectResult>(a, pose_a, b, pose_b, out, options,
       [&](const AnyConvex& sa, const Pose& pa, const AnyConvex& sb, const Pose& pb) {
                                return scalar_intersect(sa, pa, sb, pb, options.gjk);

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// The batch's small-polytope intersect kernel (src/batch/small_polytope.hpp): on both CPU paths
+// (portable and, where the CPU has it, AVX2), every field of its answer equals the scalar query's
+// bit for bit, on seeded random poses of both shapes, on touching pairs (B moved onto A along the
+// distance normal), at scales 1e-3 to 1e5, on flat, collinear and tie-prone (cube) polytopes, and
+// with non-default options (iteration caps of 1-3, Nesterov, other tolerances). Also: which shapes
+// the kernel accepts, and the public batch (which takes the kernel for one small polytope pair) on
+// every output with 1, 2 and 3 threads.
+#include "batch/small_polytope.hpp"
+
+#include <proxima/batch/batch.hpp>
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace proxima::batch {
+namespace {
+
+constexpr std::uint32_t kSeed = 20261124;
+
+bool same_bits(double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); }
+bool same_bits(const Vec3& x, const Vec3& y) {
+  return same_bits(x.x(), y.x()) && same_bits(x.y(), y.y()) && same_bits(x.z(), y.z());
+}
+
+Polytope sphere_points(std::mt19937& rng, int count, double radius) {
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::vector<Vec3> points;
+  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3(g(rng), g(rng), g(rng)).normalized());
+  return Polytope(points);
+}
+
+Pose random_pose(std::mt19937& rng, double spread) {
+  std::uniform_real_distribution<double> u(-spread, spread);
+  std::normal_distribution<double> g(0.0, 1.0);
+  return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(u(rng), u(rng), u(rng)));
+}
+
+struct Shape {
+  std::string name;
+  AnyConvex shape;
+  double radius;  // about the size, for the pose spread
+};
+
+std::vector<Shape> shapes() {
+  std::mt19937 rng(kSeed);
+  std::vector<Shape> s;
+  for (int n : {4, 8, 13, 32, 47}) s.push_back({"sphere" + std::to_string(n), sphere_points(rng, n, 1.0), 1.0});
+  s.push_back({"cube", Polytope({{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
+                                 {-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1}}), 1.7});
+  s.push_back({"flat", Polytope({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 1.3, 0}}), 0.8});
+  s.push_back({"collinear", Polytope({{-1, 0, 0}, {0.2, 0, 0}, {1, 0, 0}}), 1.0});
+  s.push_back({"tiny8", sphere_points(rng, 8, 1e-3), 1e-3});
+  s.push_back({"huge8", sphere_points(rng, 8, 1e5), 1e5});
+  return s;
+}
+
+std::vector<detail::KernelPath> paths() {
+  std::vector<detail::KernelPath> p = {detail::KernelPath::portable};
+  if (detail::best_path() == detail::KernelPath::avx2) p.push_back(detail::KernelPath::avx2);
+  return p;
+}
+
+// Every field of the kernel's answer against scalar_intersect, on each path.
+void expect_same(const detail::SmallPolytope& ka, const AnyConvex& a, const Pose& pa, const detail::SmallPolytope& kb,
+                 const AnyConvex& b, const Pose& pb, const gjk::GjkOptions& options, const std::string& where) {
+  const IntersectResult s = scalar_intersect(a, pa, b, pb, options);
+  for (detail::KernelPath path : paths()) {
+    const IntersectResult k = detail::intersect_small_polytopes(ka, pa, kb, pa.inverse() * pb, options, path);
+    const std::string trace = where + (path == detail::KernelPath::avx2 ? " avx2" : " portable");
+    ASSERT_EQ(k.intersect, s.intersect) << trace;
+    ASSERT_TRUE(same_bits(k.separating_axis, s.separating_axis)) << trace;
+    ASSERT_EQ(k.iterations, s.iterations) << trace;
+    ASSERT_EQ(k.status, s.status) << trace;
+    ASSERT_EQ(k.detail, s.detail) << trace;
+  }
+}
+
+TEST(SmallPolytopeKernel, AcceptsOnlyPolytopesThatScan) {
+  std::mt19937 rng(kSeed + 1);
+  detail::SmallPolytope k;
+  EXPECT_TRUE(detail::load_small_polytope(AnyConvex(sphere_points(rng, 8, 1.0)), k));
+  EXPECT_EQ(k.size, 8);
+  EXPECT_EQ(k.padded, 8u);
+  const AnyConvex big = sphere_points(rng, 200, 1.0);
+  ASSERT_GE(std::get<Polytope>(big.variant()).size(), kPolytopeHillClimbMinVertices);
+  EXPECT_FALSE(detail::load_small_polytope(big, k));
+  EXPECT_FALSE(detail::load_small_polytope(AnyConvex(Box(Vec3(1, 1, 1))), k));
+  EXPECT_FALSE(detail::load_small_polytope(AnyConvex(Sphere(1.0)), k));
+  // Padding repeats vertex 0.
+  EXPECT_TRUE(detail::load_small_polytope(AnyConvex(Polytope({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}})), k));
+  EXPECT_EQ(k.padded, 8u);
+  EXPECT_EQ(k.x[5], k.x[0]);
+  EXPECT_EQ(k.z[7], k.z[0]);
+}
+
+TEST(SmallPolytopeKernel, EqualsScalarBitForBitOnBothPaths) {
+  std::mt19937 rng(kSeed + 2);
+  const std::vector<Shape> all = shapes();
+  int hits = 0;
+  int misses = 0;
+  int touching = 0;
+  for (const Shape& sa : all) {
+    for (const Shape& sb : all) {
+      if ((sa.name == "tiny8") != (sb.name == "tiny8") || (sa.name == "huge8") != (sb.name == "huge8")) continue;
+      detail::SmallPolytope ka;
+      detail::SmallPolytope kb;
+      ASSERT_TRUE(detail::load_small_polytope(sa.shape, ka)) << sa.name;
+      ASSERT_TRUE(detail::load_small_polytope(sb.shape, kb)) << sb.name;
+      const double spread = 1.3 * (sa.radius + sb.radius) / 2;
+      for (int i = 0; i < 200; ++i) {
+        const std::string where = "seed " + std::to_string(kSeed + 2) + " " + sa.name + "-" + sb.name + " #" +
+                                  std::to_string(i);
+        const Pose pa = random_pose(rng, spread);
+        Pose pb = random_pose(rng, spread);
+        if (i % 4 == 3) {
+          // Touching: move B onto A along the distance normal (separated pairs only).
+          const DistanceResult d = scalar_distance(sa.shape, pa, sb.shape, pb);
+          if (d.intersect || !d.normal.allFinite()) continue;
+          pb = Pose::from_translation(-d.distance * d.normal) * pb;
+          ++touching;
+        }
+        expect_same(ka, sa.shape, pa, kb, sb.shape, pb, {}, where);
+        if (HasFatalFailure()) return;
+        (scalar_intersect(sa.shape, pa, sb.shape, pb).intersect ? hits : misses) += 1;
+      }
+    }
+  }
+  // Informative sample: both answers well represented, and many touching pairs.
+  const int total = hits + misses;
+  EXPECT_GT(hits, total * 3 / 10) << hits << " of " << total;
+  EXPECT_GT(misses, total * 2 / 10) << misses << " of " << total;
+  EXPECT_GT(touching, 1000);
+}
+
+TEST(SmallPolytopeKernel, EqualsScalarWithOtherOptions) {
+  std::mt19937 rng(kSeed + 3);
+  const std::vector<Shape> all = shapes();
+  std::vector<gjk::GjkOptions> options(6);
+  options[0].max_iterations = 1;
+  options[1].max_iterations = 2;
+  options[2].max_iterations = 3;
+  options[3].nesterov = true;
+  options[4].relative_tolerance = 1e-4;
+  options[4].absolute_tolerance = 1e-6;
+  options[5].max_iterations = 0;
+  int limited = 0;
+  for (std::size_t o = 0; o < options.size(); ++o) {
+    for (std::size_t s = 0; s + 1 < all.size(); s += 2) {
+      detail::SmallPolytope ka;
+      detail::SmallPolytope kb;
+      ASSERT_TRUE(detail::load_small_polytope(all[s].shape, ka));
+      ASSERT_TRUE(detail::load_small_polytope(all[1].shape, kb));
+      for (int i = 0; i < 100; ++i) {
+        const Pose pa = random_pose(rng, 1.5);
+        const Pose pb = random_pose(rng, 1.5);
+        expect_same(ka, all[s].shape, pa, kb, all[1].shape, pb, options[o],
+                    "seed " + std::to_string(kSeed + 3) + " options " + std::to_string(o) + " " + all[s].name + " #" +
+                        std::to_string(i));
+        if (HasFatalFailure()) return;
+        limited += scalar_intersect(all[s].shape, pa, all[1].shape, pb, options[o]).status == Status::iteration_limit;
+      }
+    }
+  }
+  EXPECT_GT(limited, 200);  // the caps were reached often
+}
+
+TEST(SmallPolytopeKernel, BatchUsesItAndMatchesScalarOnEveryOutput) {
+  std::mt19937 rng(kSeed + 4);
+  const AnyConvex a = sphere_points(rng, 8, 1.0);
+  const AnyConvex b = sphere_points(rng, 12, 0.7);
+  constexpr std::size_t kN = 1001;
+  std::vector<Pose> pa;
+  std::vector<Pose> pb;
+  for (std::size_t i = 0; i < kN; ++i) {
+    pa.push_back(random_pose(rng, 1.0));
+    pb.push_back(random_pose(rng, 1.0));
+  }
+  const Pose fixed = Pose::from_euler_xyz(0.3, -0.2, 0.1, Vec3(0.1, 0.2, -0.3));
+  for (bool broadcast_a : {false, true}) {
+    for (int threads : {1, 2, 3}) {
+      BatchOptions options;
+      options.threads = threads;
+      const std::vector<Pose> pose_a = broadcast_a ? std::vector<Pose>{fixed} : pa;
+      const IntersectBatch r = intersect(std::span(&a, 1), pose_a, std::span(&b, 1), pb, options);
+      int hits = 0;
+      for (std::size_t i = 0; i < kN; ++i) {
+        const Pose& p = broadcast_a ? fixed : pa[i];
+        const IntersectResult s = scalar_intersect(a, p, b, pb[i]);
+        const std::string where = "threads " + std::to_string(threads) + " element " + std::to_string(i);
+        ASSERT_EQ(r.intersect[i], s.intersect ? 1 : 0) << where;
+        ASSERT_TRUE(same_bits(r.separating_axis[3 * i], s.separating_axis.x())) << where;
+        ASSERT_TRUE(same_bits(r.separating_axis[3 * i + 1], s.separating_axis.y())) << where;
+        ASSERT_TRUE(same_bits(r.separating_axis[3 * i + 2], s.separating_axis.z())) << where;
+        ASSERT_EQ(r.iterations[i], s.iterations) << where;
+        ASSERT_EQ(r.status[i], static_cast<std::uint8_t>(s.status)) << where;
+        ASSERT_EQ(r.detail[i], static_cast<std::uint8_t>(s.detail)) << where;
+        hits += s.intersect ? 1 : 0;
+      }
+      EXPECT_GT(hits, static_cast<int>(kN) / 5);
+      EXPECT_LT(hits, static_cast<int>(kN) * 4 / 5);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace proxima::batch
