@@ -131,18 +131,20 @@ void check_outputs(const PenetrationOutputs& o, std::size_t n) {
   check_length("out.detail", o.detail.size(), n, n);
 }
 
-// The common driver: validates, cuts [0, n) into `threads` static chunks, answers each element
-// with query(a_i, pose_a_i, b_i, pose_b_i) and writes it; invalid poses per policy.
+// The common driver: validates, cuts [0, n) into contiguous blocks (detail::batch_blocks) that the
+// threads take as they free up, answers each element with query(a_i, pose_a_i, b_i, pose_b_i) and
+// writes it; invalid poses per policy.
 template <class Result, class Outputs, class Query>
 void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
                const PoseArray& pose_b, const Outputs& out, const BatchOptions& options, const Query& query) {
   const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
   check_outputs(out, n);
   const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(options)), n));
-  std::vector<std::size_t> first_bad(static_cast<std::size_t>(threads), kNone);  // one slot per chunk
-  detail::run_parallel(threads, [&](int chunk) {
-    const std::size_t k = static_cast<std::size_t>(chunk);
-    const std::size_t t = static_cast<std::size_t>(threads);
+  const int blocks = detail::batch_blocks(n, threads);
+  std::vector<std::size_t> first_bad(static_cast<std::size_t>(blocks), kNone);  // one slot per block
+  detail::run_parallel(threads, blocks, [&](int block) {
+    const std::size_t k = static_cast<std::size_t>(block);
+    const std::size_t t = static_cast<std::size_t>(blocks);
     const std::size_t begin = k * n / t;
     const std::size_t end = (k + 1) * n / t;
     Pose pa;
