@@ -323,6 +323,10 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
 
 }  // namespace
 
+Vec3 support_w_portable(const SmallPolytope& a, const SmallPolytope& b, const Pose& b_in_a, const Vec3& d) {
+  return PortableSupport::w(a, b, b_in_a, d);
+}
+
 bool load_small_polytope(const AnyConvex& shape, SmallPolytope& out) {
   const Polytope* p = std::get_if<Polytope>(&shape.variant());
   if (p == nullptr || p->size() >= kPolytopeHillClimbMinVertices) return false;

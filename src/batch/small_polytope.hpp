@@ -19,6 +19,14 @@
 // small_polytope_test.cpp checks both paths against the scalar query. With options.nesterov the
 // kernel runs run_gjk itself on its own Minkowski difference (same supports), also bit for bit.
 //
+// Across pairs: on a CPU with AVX2 the batch runs intersect_small_polytopes_lanes instead
+// (small_polytope_lanes.cpp): the same loop for 4 elements at a time, one per double lane of the
+// AVX2 registers (structure of arrays), every lane computing exactly the scalar operations above,
+// including the signed-volume sub-distance routine; a lane whose element is decided takes the next
+// one. Same answers bit for bit (tested); on the bench's intersect/N=8 data about 1,510
+// instructions per element against 2,100 for the one-element kernel, with far fewer branches
+// (about 1.5x faster in wall time).
+//
 // CPU paths: `portable` (2-wide scans in GCC vector extensions: SSE2 on x86-64) and `avx2` (the
 // support call compiled for AVX2, 4 vertices per step, multiply and add kept separate as in the
 // polytope layer's scan, so no fused multiply-add changes a rounding). best_path() picks avx2 when
@@ -68,5 +76,19 @@ KernelPath best_path();
 /// best_path() == avx2. No allocation.
 IntersectResult intersect_small_polytopes(const SmallPolytope& a, const Pose& pose_a, const SmallPolytope& b,
                                           const Pose& b_in_a, const gjk::GjkOptions& options, KernelPath path);
+
+/// The support point w = a - b of the Minkowski difference in direction d (A's frame), exactly as
+/// MinkowskiDifference<Polytope, Polytope>::support computes it (portable scans).
+Vec3 support_w_portable(const SmallPolytope& a, const SmallPolytope& b, const Pose& b_in_a, const Vec3& d);
+
+/// True when intersect_small_polytopes_lanes can run (x86 with AVX2).
+bool lanes_available();
+
+/// The same answers as intersect_small_polytopes for `count` elements (element e: b_in_a[e]),
+/// computed 4 at a time in the lanes of AVX2 registers (small_polytope_lanes.cpp), except that
+/// out[e].separating_axis is in A's frame: the caller rotates it by pose_a. Requires
+/// lanes_available() and options.nesterov false. No allocation.
+void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope& b, const Pose* b_in_a,
+                                     std::size_t count, const gjk::GjkOptions& options, IntersectResult* out);
 
 }  // namespace proxima::batch::detail

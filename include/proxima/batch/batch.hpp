@@ -21,8 +21,9 @@
 // concrete shapes. intersect() on one pair of polytopes small enough for the scan support (fewer
 // than kPolytopeHillClimbMinVertices vertices each, given as arrays of length 1) runs a kernel
 // specialised for that pair instead, with the same answers bit for bit (every output field;
-// src/batch/small_polytope.hpp, tested on both of its CPU paths, portable and AVX2, the latter
-// chosen at run time when the CPU has it).
+// src/batch/small_polytope.hpp): on a CPU with AVX2 (checked at run time) a structure-of-arrays
+// GJK that answers 4 elements at a time in the lanes of the AVX2 registers, elsewhere a scalar
+// kernel; both are tested against the scalar query.
 //
 // No heap allocation per query: results are written in place; the EPA workspace of a penetration
 // query lives on the worker's stack. Cost: one GJK (and EPA) run per element plus one pose
