@@ -5,9 +5,10 @@
 // and >= 1.8x from one thread to two. Rows (one JSON line each, suite "batch"):
 //   intersect/N=8, intersect/N=32, distance/N=8, distance/N=32, toi_translate/N=8
 // with queries_per_s for 1 and 2 threads (the best of `repeats` passes: the least disturbed one
-// on a shared machine), the speed-up, and the fraction of overlapping / contact answers. Before
-// timing, every element of one pass is compared with the scalar query (query::) on the same
-// inputs: a mismatch counts as a wrong answer.
+// on a shared machine), the speed-up, and the fraction of overlapping / contact answers. Every
+// element is compared with the scalar query (query::) on the same inputs, after timing: the
+// flags and distances of the timed passes and, for intersect, every output field of one more
+// pass; a mismatch counts as a wrong answer.
 #include "suites/batch.hpp"
 
 #include <proxima/batch/batch.hpp>
@@ -16,8 +17,10 @@
 #include <proxima/query/query.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -115,12 +118,28 @@ int run_batch_suite(std::uint64_t seed, bool quick, std::ostream* json, const st
       (threads == 1 ? ri.rate1 : ri.rate2) = rate_i;
       (threads == 1 ? rd.rate1 : rd.rate2) = rate_d;
     }
-    // Every 97th element against the scalar runtime query (bit for bit, the batch contract).
-    for (std::size_t i = 0; i < queries; i += 97) {
-      const Pose p = row_pose(rows, i);
-      ri.wrong += query::intersect(a, identity, b, p).intersect != (hit[i] != 0);
-      const double d = query::distance(a, identity, b, p).distance;
-      rd.wrong += !(d == dist[i]);
+    // Every element against the scalar runtime query, bit for bit (the batch contract): one more
+    // pass (untimed, 2 threads) with every output of intersect and the distances of the timed
+    // pass. An element counts as wrong when any field differs.
+    {
+      batch::BatchOptions o;
+      o.threads = 2;
+      const batch::IntersectBatch all =
+          batch::intersect(std::span(&a, 1), std::span(&identity, 1), std::span(&b, 1), pb, o);
+      for (std::size_t i = 0; i < queries; ++i) {
+        const Pose p = row_pose(rows, i);
+        const IntersectResult s = query::intersect(a, identity, b, p);
+        bool same_axis = true;
+        for (int c = 0; c < 3; ++c) {
+          same_axis = same_axis && std::bit_cast<std::uint64_t>(all.separating_axis[3 * i + static_cast<std::size_t>(c)]) ==
+                                       std::bit_cast<std::uint64_t>(s.separating_axis[c]);
+        }
+        ri.wrong += s.intersect != (hit[i] != 0) || s.intersect != (all.intersect[i] != 0) || !same_axis ||
+                    s.iterations != all.iterations[i] || static_cast<std::uint8_t>(s.status) != all.status[i] ||
+                    static_cast<std::uint8_t>(s.detail) != all.detail[i];
+        const double d = query::distance(a, identity, b, p).distance;
+        rd.wrong += !(d == dist[i]);
+      }
     }
     ri.positive = static_cast<double>(std::count(hit.begin(), hit.end(), 1)) / static_cast<double>(queries);
     rd.positive = ri.positive;
@@ -153,7 +172,7 @@ int run_batch_suite(std::uint64_t seed, bool quick, std::ostream* json, const st
                              o);
       });
     }
-    for (std::size_t i = 0; i < queries; i += 97) {
+    for (std::size_t i = 0; i < queries; ++i) {  // every element, as above
       const Vec3 v(velocity[3 * i], velocity[3 * i + 1], velocity[3 * i + 2]);
       const ToiResult s = ccd::toi_translate(a, identity, still, b, row_pose(rows, i), v, 1.0);
       rt.wrong += s.contact != (contact[i] != 0) || (s.contact && !(s.toi == toi[i]));
