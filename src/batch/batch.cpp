@@ -197,8 +197,9 @@ void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<
 }
 
 // batch::intersect on one pair of small polytopes (small_polytope.hpp): the elements of a block
-// go through in groups; each group's relative poses are formed first, then answered 4 at a time
-// in AVX2 lanes when the CPU has them (else one by one by the scalar kernel).
+// go through in groups; each group's relative poses are formed first (from quaternion rows 4 at a
+// time when pose_a is broadcast), then answered 4 at a time in AVX2 lanes when the CPU has them,
+// else one by one by the scalar kernel.
 void intersect_small_pair(const detail::SmallPolytope& small_a, const detail::SmallPolytope& small_b,
                           std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
                           const PoseArray& pose_b, const IntersectOutputs& out, const BatchOptions& options) {
@@ -208,33 +209,57 @@ void intersect_small_pair(const detail::SmallPolytope& small_a, const detail::Sm
   Pose pose_a0;
   const bool hoist = pose_a.size() == 1 && pose_a.get(0, pose_a0);
   const Pose inverse_a0 = hoist ? pose_a0.inverse() : Pose();
+  const bool quaternion_rows = lanes && hoist && pose_b.layout() == PoseLayout::quaternion && pose_b.size() > 1;
   run_blocks(a, pose_a, b, pose_b, out, options, [&](std::size_t begin, std::size_t end) {
-    constexpr std::size_t kGroup = 64;
-    std::array<Pose, kGroup> b_in_a;
-    std::array<Pose, kGroup> pa_of;
+    constexpr std::size_t kGroup = detail::PoseGroup::kSize;
+    detail::PoseGroup group_poses;        // lanes: the relative poses
+    std::array<Pose, kGroup> b_in_a;      // scalar kernel: the relative poses
+    std::array<Pose, kGroup> pa_of;       // pose_a per element (when not broadcast)
     std::array<std::size_t, kGroup> index{};
     std::array<IntersectResult, kGroup> results;
+    std::array<bool, kGroup> valid{};
     std::size_t first_bad = kNone;
     for (std::size_t group = begin; group < end; group += kGroup) {
       const std::size_t stop = std::min(end, group + kGroup);
       std::size_t m = 0;
-      Pose pa;
-      Pose pb;
-      for (std::size_t i = group; i < stop; ++i) {
-        if (!element_poses(pose_a, pose_b, i, pa, pb)) {
-          if (first_bad == kNone) first_bad = i;
-          write_bad<IntersectResult>(out, i);
-          continue;
+      if (quaternion_rows) {
+        detail::relative_poses_from_quaternions(inverse_a0, pose_b.data() + 7 * group, stop - group, group_poses,
+                                                valid.data());
+        for (std::size_t e = 0; e < stop - group; ++e) {
+          if (!valid[e]) {  // exactly the rows PoseArray::get refuses
+            if (first_bad == kNone) first_bad = group + e;
+            write_bad<IntersectResult>(out, group + e);
+            continue;
+          }
+          if (m != e) group_poses.move(e, m);
+          index[m++] = group + e;
         }
-        b_in_a[m] = (hoist ? inverse_a0 : pa.inverse()) * pb;
-        if (!hoist) pa_of[m] = pa;
-        index[m++] = i;
+      } else {
+        Pose pa;
+        Pose pb;
+        for (std::size_t i = group; i < stop; ++i) {
+          if (!element_poses(pose_a, pose_b, i, pa, pb)) {
+            if (first_bad == kNone) first_bad = i;
+            write_bad<IntersectResult>(out, i);
+            continue;
+          }
+          const Pose relative = (hoist ? inverse_a0 : pa.inverse()) * pb;
+          if (lanes) {
+            group_poses.set(m, relative);
+          } else {
+            b_in_a[m] = relative;
+          }
+          if (!hoist) pa_of[m] = pa;
+          index[m++] = i;
+        }
       }
       if (lanes) {
-        detail::intersect_small_polytopes_lanes(small_a, small_b, b_in_a.data(), m, options.gjk, results.data());
+        detail::intersect_small_polytopes_lanes(small_a, small_b, group_poses, m, options.gjk, results.data());
         for (std::size_t e = 0; e < m; ++e) {
           // The lanes leave the separating axis in A's frame (-lower_bound_direction).
-          if (!results[e].intersect) results[e].separating_axis = (hoist ? pose_a0 : pa_of[e]).rotate(results[e].separating_axis);
+          if (!results[e].intersect) {
+            results[e].separating_axis = (hoist ? pose_a0 : pa_of[e]).rotate(results[e].separating_axis);
+          }
         }
       } else {
         for (std::size_t e = 0; e < m; ++e) {

@@ -323,6 +323,19 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
 
 }  // namespace
 
+void PoseGroup::set(std::size_t e, const Pose& b_in_a) {
+  const Mat3& rotation = b_in_a.rotation();
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) r[3 * i + j][e] = rotation(i, j);
+    t[i][e] = b_in_a.translation()[i];
+  }
+}
+
+void PoseGroup::move(std::size_t from, std::size_t to) {
+  for (auto& row : r) row[to] = row[from];
+  for (auto& row : t) row[to] = row[from];
+}
+
 Vec3 support_w_portable(const SmallPolytope& a, const SmallPolytope& b, const Pose& b_in_a, const Vec3& d) {
   return PortableSupport::w(a, b, b_in_a, d);
 }

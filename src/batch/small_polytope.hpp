@@ -84,11 +84,31 @@ Vec3 support_w_portable(const SmallPolytope& a, const SmallPolytope& b, const Po
 /// True when intersect_small_polytopes_lanes can run (x86 with AVX2).
 bool lanes_available();
 
-/// The same answers as intersect_small_polytopes for `count` elements (element e: b_in_a[e]),
-/// computed 4 at a time in the lanes of AVX2 registers (small_polytope_lanes.cpp), except that
-/// out[e].separating_axis is in A's frame: the caller rotates it by pose_a. Requires
-/// lanes_available() and options.nesterov false. No allocation.
-void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope& b, const Pose* b_in_a,
+/// Up to kSize relative poses b_in_a (B placed in A's frame), structure of arrays: r[3 i + j][e] is
+/// R(i, j) and t[i][e] is t(i) of element e, the values of pose_a.inverse() * pose_b.
+struct PoseGroup {
+  static constexpr std::size_t kSize = 64;
+  alignas(32) double r[9][kSize];
+  alignas(32) double t[3][kSize];
+  /// Stores b_in_a as element e.
+  void set(std::size_t e, const Pose& b_in_a);
+  /// Copies element `from` to element `to`.
+  void move(std::size_t from, std::size_t to);
+};
+
+/// For `count` (<= PoseGroup::kSize) rows [tx, ty, tz, qw, qx, qy, qz]: stores
+/// inverse_a * Pose::from_quaternion(qw, qx, qy, qz, t) as elements [0, count) of `out`, bit for
+/// bit (Eigen's toRotationMatrix and Pose's products, in Eigen's association), 4 rows at a time,
+/// and valid[e] = whether from_quaternion accepts row e (every entry finite, quaternion norm at
+/// least kMinQuaternionNorm); the elements of invalid rows hold garbage. Requires lanes_available().
+void relative_poses_from_quaternions(const Pose& inverse_a, const double* rows, std::size_t count, PoseGroup& out,
+                                     bool* valid);
+
+/// The same answers as intersect_small_polytopes for `count` (<= PoseGroup::kSize) elements
+/// (element e: b_in_a element e of `poses`), computed 4 at a time in the lanes of AVX2 registers
+/// (small_polytope_lanes.cpp), except that out[e].separating_axis is in A's frame: the caller
+/// rotates it by pose_a. Requires lanes_available() and options.nesterov false. No allocation.
+void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope& b, const PoseGroup& poses,
                                      std::size_t count, const gjk::GjkOptions& options, IntersectResult* out);
 
 }  // namespace proxima::batch::detail

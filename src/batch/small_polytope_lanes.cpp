@@ -420,44 +420,67 @@ struct Start {
   double band;
 };
 
-// The starts of elements [0, count) (count <= kGroup), the first supports 4 at a time in the lanes.
-constexpr std::size_t kGroup = 64;
-__attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallPolytope& b, const Pose* b_in_a,
+// Entries [first, first + 4) of one row of a PoseGroup, the last valid entry repeated past count.
+PROXIMA_AVX2_INLINE D load_entries(const double* row, std::size_t first, std::size_t count) {
+  if (first + kLanes <= count) return load(row + first);
+  const std::size_t last = count - 1;
+  return _mm256_setr_pd(row[std::min(first, last)], row[std::min(first + 1, last)], row[std::min(first + 2, last)],
+                        row[std::min(first + 3, last)]);
+}
+
+// Pose::apply (Eigen's R v + t: rows 0 and 1 left to right, row 2 as R20 v0 + (R21 v1 + R22 v2)).
+PROXIMA_AVX2_INLINE V3 apply(const D* r, const D* t, const V3& v) {
+  return {add(add(add(mul(r[0], v.x), mul(r[1], v.y)), mul(r[2], v.z)), t[0]),
+          add(add(add(mul(r[3], v.x), mul(r[4], v.y)), mul(r[5], v.z)), t[1]),
+          add(add(mul(r[6], v.x), add(mul(r[7], v.y), mul(r[8], v.z))), t[2])};
+}
+
+// The starts of elements [0, count) (count <= PoseGroup::kSize), 4 at a time in the lanes: the
+// query scale and first direction of gjk::intersect, and the first support along it.
+constexpr std::size_t kGroup = PoseGroup::kSize;
+__attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallPolytope& b, const PoseGroup& g,
                                             std::size_t count, const gjk::GjkOptions& options, Start* out) {
   Lanes tmp;
+  const V3 ca = {set1(a.sphere.center.x()), set1(a.sphere.center.y()), set1(a.sphere.center.z())};
+  const V3 cb = {set1(b.sphere.center.x()), set1(b.sphere.center.y()), set1(b.sphere.center.z())};
+  const D radii = set1(a.sphere.radius + b.sphere.radius);
+  const D zero = _mm256_setzero_pd();
   for (std::size_t first = 0; first < count; first += kLanes) {
-    alignas(32) double nx[kLanes], ny[kLanes], nz[kLanes];
-    for (std::size_t l = 0; l < kLanes; ++l) {
-      const Pose& p = b_in_a[std::min(first + l, count - 1)];
-      const double scale = a.sphere.radius + b.sphere.radius + (a.sphere.center - p.apply(b.sphere.center)).norm();
-      Vec3 direction = p.apply(b.sphere.center) - a.sphere.center;
-      if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
-      // support() scans A along -v and B along R^T v: v = -direction (negation is exact).
-      nx[l] = -direction.x();
-      ny[l] = -direction.y();
-      nz[l] = -direction.z();
-      const Mat3& r = p.rotation();
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) tmp.r[3 * i + j][l] = r(i, j);
-        tmp.t[i][l] = p.translation()[i];
-      }
-      if (first + l < count) {
-        out[first + l].contact_sq = options.absolute_tolerance * scale * scale;
-        const double margin = 0.0;
-        out[first + l].band = margin + std::sqrt(out[first + l].contact_sq);
-      }
+    D r[9];
+    D t[3];
+    for (int i = 0; i < 9; ++i) {
+      r[i] = load_entries(g.r[i], first, count);
+      store(tmp.r[i], r[i]);
     }
-    const V3 w = support(a, b, tmp, {load(nx), load(ny), load(nz)});
-    alignas(32) double wx[kLanes], wy[kLanes], wz[kLanes];
+    for (int i = 0; i < 3; ++i) {
+      t[i] = load_entries(g.t[i], first, count);
+      store(tmp.t[i], t[i]);
+    }
+    // gjk::detail::query_scale: radii + |centre of A - b_in_a.apply(centre of B)|.
+    const V3 placed = apply(r, t, cb);
+    const D scale = add(radii, _mm256_sqrt_pd(sq3(sub3(ca, placed))));
+    // gjk::detail::first_direction (cold): placed - centre of A, or +x when that is not > 0.
+    const V3 direction = sub3(placed, ca);
+    const D usable = gt(sq3(direction), zero);
+    const V3 d = select3(usable, direction, {set1(1.0), zero, zero});
+    const D contact_sq = mul(mul(set1(options.absolute_tolerance), scale), scale);
+    const D band = add(set1(0.0), _mm256_sqrt_pd(contact_sq));  // margin + sqrt(contact_sq)
+    // support() scans A along -v and B along R^T v: v = -direction (negation is exact).
+    const V3 w = support(a, b, tmp, {neg(d.x), neg(d.y), neg(d.z)});
+    alignas(32) double wx[kLanes], wy[kLanes], wz[kLanes], cs[kLanes], bd[kLanes];
     store(wx, w.x);
     store(wy, w.y);
     store(wz, w.z);
-    for (std::size_t l = 0; l < kLanes && first + l < count; ++l) out[first + l].w = Vec3(wx[l], wy[l], wz[l]);
+    store(cs, contact_sq);
+    store(bd, band);
+    for (std::size_t l = 0; l < kLanes && first + l < count; ++l) {
+      out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l]};
+    }
   }
 }
 
-// Starts an element in lane l from its Start.
-void start_lane(Lanes& s, int l, const Pose& b_in_a, const Start& start) {
+// Starts element e of the group in lane l.
+void start_lane(Lanes& s, int l, const PoseGroup& g, std::size_t e, const Start& start) {
   const auto u = static_cast<std::size_t>(l);
   const Vec3& w = start.w;
   s.wx[0][u] = w.x();
@@ -471,11 +494,8 @@ void start_lane(Lanes& s, int l, const Pose& b_in_a, const Start& start) {
   s.ldx[u] = s.ldy[u] = s.ldz[u] = s.ldn[u] = kNaN;
   s.contact_sq[u] = start.contact_sq;
   s.band[u] = start.band;
-  const Mat3& r = b_in_a.rotation();
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) s.r[3 * i + j][u] = r(i, j);
-    s.t[i][u] = b_in_a.translation()[i];
-  }
+  for (int i = 0; i < 9; ++i) s.r[i][u] = g.r[i][e];
+  for (int i = 0; i < 3; ++i) s.t[i][u] = g.t[i][e];
   s.size[u] = 1;
   s.k[u] = 0;
   s.iterations[u] = 0;
@@ -508,42 +528,107 @@ IntersectResult finish_lane(const Lanes& s, int l, Outcome outcome) {
 
 bool lanes_available() { return __builtin_cpu_supports("avx2") != 0; }
 
-void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope& b, const Pose* b_in_a,
+void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope& b, const PoseGroup& poses,
                                      std::size_t count, const gjk::GjkOptions& options, IntersectResult* out) {
-  for (std::size_t group = 0; group < count; group += kGroup) {
-    const std::size_t m = std::min(kGroup, count - group);
-    const Pose* poses = b_in_a + group;
-    IntersectResult* results = out + group;
-    std::array<Start, kGroup> start;
-    starts(a, b, poses, m, options, start.data());
-    Lanes s{};
-    std::size_t element[kLanes] = {};
-    std::size_t next = 0;
-    int busy = 0;
-    for (int l = 0; l < kLanes && next < m; ++l) {
-      element[l] = next;
-      start_lane(s, l, poses[next], start[next]);
-      ++next;
-      ++busy;
-    }
-    while (busy > 0) {
-      step(s, a, b, options);
-      for (int l = 0; l < kLanes; ++l) {
-        const auto u = static_cast<std::size_t>(l);
-        if (s.active[u] == 0.0) continue;  // all-ones bits compare as NaN, never equal to 0
-        const auto outcome = static_cast<Outcome>(static_cast<int>(s.outcome[u]));
-        if (outcome == kGoOn) continue;
-        results[element[l]] = finish_lane(s, l, outcome);
-        if (next < m) {
-          element[l] = next;
-          start_lane(s, l, poses[next], start[next]);
-          ++next;
-        } else {
-          s.active[u] = 0.0;
-          --busy;
-        }
+  const std::size_t m = std::min(count, kGroup);
+  std::array<Start, kGroup> start;
+  starts(a, b, poses, m, options, start.data());
+  Lanes s{};
+  std::size_t element[kLanes] = {};
+  std::size_t next = 0;
+  int busy = 0;
+  for (int l = 0; l < kLanes && next < m; ++l) {
+    element[l] = next;
+    start_lane(s, l, poses, next, start[next]);
+    ++next;
+    ++busy;
+  }
+  while (busy > 0) {
+    step(s, a, b, options);
+    for (int l = 0; l < kLanes; ++l) {
+      const auto u = static_cast<std::size_t>(l);
+      if (s.active[u] == 0.0) continue;  // all-ones bits compare as NaN, never equal to 0
+      const auto outcome = static_cast<Outcome>(static_cast<int>(s.outcome[u]));
+      if (outcome == kGoOn) continue;
+      out[element[l]] = finish_lane(s, l, outcome);
+      if (next < m) {
+        element[l] = next;
+        start_lane(s, l, poses, next, start[next]);
+        ++next;
+      } else {
+        s.active[u] = 0.0;
+        --busy;
       }
     }
+  }
+}
+
+// Stores the first `lanes` entries of value at dst[first ...].
+PROXIMA_AVX2_INLINE void put(double* dst, std::size_t first, std::size_t lanes, D value) {
+  if (lanes == kLanes) {
+    store(dst + first, value);
+    return;
+  }
+  alignas(32) double tmp[kLanes];
+  store(tmp, value);
+  for (std::size_t l = 0; l < lanes; ++l) dst[first + l] = tmp[l];
+}
+
+// Pose::from_quaternion (normalise, then Eigen's toRotationMatrix) followed by inverse_a * pose
+// (Pose's operator*: R = Ra Rq and t = Ra tq + ta, Eigen's association: rows 0 and 1 left to right,
+// row 2 as a0 + (a1 + a2)), 4 rows at a time.
+__attribute__((target("avx2"))) void relative_poses_from_quaternions(const Pose& inverse_a, const double* rows,
+                                                                     std::size_t count, PoseGroup& out,
+                                                                     bool* valid) {
+  constexpr std::size_t kRow = 7;
+  const Mat3& ra = inverse_a.rotation();
+  const Vec3& ta = inverse_a.translation();
+  D a[9];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) a[3 * i + j] = set1(ra(i, j));
+  }
+  const D one = set1(1.0);
+  const D two = set1(2.0);
+  count = std::min(count, kGroup);
+  for (std::size_t first = 0; first < count; first += kLanes) {
+    const double* row[kLanes];
+    for (std::size_t l = 0; l < kLanes; ++l) row[l] = rows + kRow * std::min(first + l, count - 1);
+    D c[kRow];
+    D finite_all = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    for (std::size_t k = 0; k < kRow; ++k) {
+      c[k] = _mm256_setr_pd(row[0][k], row[1][k], row[2][k], row[3][k]);
+      finite_all = land(finite_all, finite(c[k]));
+    }
+    const D norm = _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
+    const D ok = land(finite_all, ge(norm, set1(kMinQuaternionNorm)));
+    const D w = div(c[3], norm);
+    const D x = div(c[4], norm);
+    const D y = div(c[5], norm);
+    const D z = div(c[6], norm);
+    const D tx = mul(two, x);
+    const D ty = mul(two, y);
+    const D tz = mul(two, z);
+    const D twx = mul(tx, w), twy = mul(ty, w), twz = mul(tz, w);
+    const D txx = mul(tx, x), txy = mul(ty, x), txz = mul(tz, x);
+    const D tyy = mul(ty, y), tyz = mul(tz, y), tzz = mul(tz, z);
+    const D q[9] = {sub(one, add(tyy, tzz)), sub(txy, twz), add(txz, twy),
+                    add(txy, twz), sub(one, add(txx, tzz)), sub(tyz, twx),
+                    sub(txz, twy), add(tyz, twx), sub(one, add(txx, tyy))};
+    const std::size_t lanes_here = std::min<std::size_t>(kLanes, count - first);
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        const D p0 = mul(a[3 * i], q[j]);
+        const D p1 = mul(a[3 * i + 1], q[3 + j]);
+        const D p2 = mul(a[3 * i + 2], q[6 + j]);
+        put(out.r[3 * i + j], first, lanes_here, i < 2 ? add(add(p0, p1), p2) : add(p0, add(p1, p2)));
+      }
+      const D p0 = mul(a[3 * i], c[0]);
+      const D p1 = mul(a[3 * i + 1], c[1]);
+      const D p2 = mul(a[3 * i + 2], c[2]);
+      put(out.t[i], first, lanes_here, add(i < 2 ? add(add(p0, p1), p2) : add(p0, add(p1, p2)), set1(ta[i])));
+    }
+    const int mask = _mm256_movemask_pd(ok);
+    for (std::size_t l = 0; l < lanes_here; ++l) valid[first + l] = (mask >> l) & 1;
   }
 }
 
@@ -552,8 +637,9 @@ void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope
 bool lanes_available() { return false; }
 
 // Never called (the batch asks lanes_available() first); defined so that the batch links.
-void intersect_small_polytopes_lanes(const SmallPolytope&, const SmallPolytope&, const Pose*, std::size_t,
+void intersect_small_polytopes_lanes(const SmallPolytope&, const SmallPolytope&, const PoseGroup&, std::size_t,
                                      const gjk::GjkOptions&, IntersectResult*) {}
+void relative_poses_from_quaternions(const Pose&, const double*, std::size_t, PoseGroup&, bool*) {}
 
 #endif
 

@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -88,10 +90,13 @@ void expect_lanes_same(const detail::SmallPolytope& ka, const AnyConvex& a, cons
                        const AnyConvex& b, const std::vector<Pose>& pa, const std::vector<Pose>& pb,
                        const gjk::GjkOptions& options, const std::string& where) {
   if (!detail::lanes_available() || options.nesterov) return;
-  std::vector<Pose> b_in_a;
-  for (std::size_t e = 0; e < pa.size(); ++e) b_in_a.push_back(pa[e].inverse() * pb[e]);
   std::vector<IntersectResult> lanes(pa.size());
-  detail::intersect_small_polytopes_lanes(ka, kb, b_in_a.data(), b_in_a.size(), options, lanes.data());
+  for (std::size_t first = 0; first < pa.size(); first += detail::PoseGroup::kSize) {
+    const std::size_t count = std::min(detail::PoseGroup::kSize, pa.size() - first);
+    detail::PoseGroup group;
+    for (std::size_t e = 0; e < count; ++e) group.set(e, pa[first + e].inverse() * pb[first + e]);
+    detail::intersect_small_polytopes_lanes(ka, kb, group, count, options, lanes.data() + first);
+  }
   for (std::size_t e = 0; e < pa.size(); ++e) {
     const IntersectResult s = scalar_intersect(a, pa[e], b, pb[e], options);
     IntersectResult k = lanes[e];
@@ -215,6 +220,52 @@ TEST(SmallPolytopeKernel, LanesAreAvailableOnThisMachineWhenItHasAvx2) {
   }
 }
 
+// The lanes' pose conversion: rows [t q] to inverse_a * Pose::from_quaternion(q, t), every entry
+// bit for bit against Pose's own arithmetic, and exactly the rows PoseArray::get refuses marked
+// invalid (NaN, infinite, zero and too-short quaternions), for full and partial groups of 4.
+TEST(SmallPolytopeKernel, QuaternionRowsGiveTheSameRelativePoses) {
+  if (!detail::lanes_available()) GTEST_SKIP() << "no AVX2";
+  std::mt19937 rng(kSeed + 5);
+  std::normal_distribution<double> g(0.0, 1.0);
+  const Pose pose_a = Pose::from_euler_xyz(0.4, -1.1, 2.0, Vec3(0.3, -0.2, 1.5));
+  const Pose inverse_a = pose_a.inverse();
+  for (std::size_t count : {1u, 3u, 4u, 37u, 64u}) {
+    std::vector<double> rows;
+    for (std::size_t e = 0; e < count; ++e) {
+      for (int k = 0; k < 7; ++k) rows.push_back(3 * g(rng));
+    }
+    if (count >= 37) {
+      rows[7 * 2 + 1] = std::nan("");                                   // NaN translation
+      rows[7 * 5 + 4] = std::numeric_limits<double>::infinity();        // infinite quaternion
+      for (int k = 3; k < 7; ++k) rows[7 * 9 + static_cast<std::size_t>(k)] = 0.0;  // zero quaternion
+      for (int k = 3; k < 7; ++k) rows[7 * 11 + static_cast<std::size_t>(k)] = 4e-13;  // norm 8e-13
+      for (int k = 3; k < 7; ++k) rows[7 * 12 + static_cast<std::size_t>(k)] = 6e-13;  // norm 1.2e-12: valid
+    }
+    detail::PoseGroup group;
+    bool valid[detail::PoseGroup::kSize] = {};
+    detail::relative_poses_from_quaternions(inverse_a, rows.data(), count, group, valid);
+    const PoseArray view = PoseArray::quaternions(rows.data(), count);
+    int refused = 0;
+    for (std::size_t e = 0; e < count; ++e) {
+      Pose pb;
+      const bool ok = view.get(e, pb);
+      ASSERT_EQ(valid[e], ok) << "count " << count << " row " << e;
+      if (!ok) {
+        ++refused;
+        continue;
+      }
+      const Pose expected = inverse_a * pb;
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          ASSERT_TRUE(same_bits(group.r[3 * i + j][e], expected.rotation()(i, j))) << e << " R" << i << j;
+        }
+        ASSERT_TRUE(same_bits(group.t[i][e], expected.translation()[i])) << e << " t" << i;
+      }
+    }
+    EXPECT_EQ(refused, count >= 37 ? 4 : 0);
+  }
+}
+
 TEST(SmallPolytopeKernel, BatchUsesItAndMatchesScalarOnEveryOutput) {
   std::mt19937 rng(kSeed + 4);
   const AnyConvex a = sphere_points(rng, 8, 1.0);
@@ -227,16 +278,30 @@ TEST(SmallPolytopeKernel, BatchUsesItAndMatchesScalarOnEveryOutput) {
     pb.push_back(random_pose(rng, 1.0));
   }
   const Pose fixed = Pose::from_euler_xyz(0.3, -0.2, 0.1, Vec3(0.1, 0.2, -0.3));
-  for (bool broadcast_a : {false, true}) {
+  std::vector<double> rows_b;  // pb as [t q] rows: the batch's quaternion-row path
+  for (const Pose& p : pb) {
+    const Eigen::Quaterniond q = p.quaternion();
+    rows_b.insert(rows_b.end(), {p.translation().x(), p.translation().y(), p.translation().z(), q.w(), q.x(), q.y(), q.z()});
+  }
+  const std::vector<Pose> pb_rows = [&] {
+    std::vector<Pose> v;
+    for (std::size_t i = 0; i < kN; ++i) v.push_back(PoseArray::quaternions(rows_b.data(), kN).at(i, "rows"));
+    return v;
+  }();
+  for (int variant = 0; variant < 3; ++variant) {  // pose_a per element; broadcast; broadcast + rows
+    const bool broadcast_a = variant > 0;
+    const bool rows = variant == 2;
     for (int threads : {1, 2, 3}) {
       BatchOptions options;
       options.threads = threads;
       const std::vector<Pose> pose_a = broadcast_a ? std::vector<Pose>{fixed} : pa;
-      const IntersectBatch r = intersect(std::span(&a, 1), pose_a, std::span(&b, 1), pb, options);
+      const IntersectBatch r = rows ? intersect(std::span(&a, 1), pose_a, std::span(&b, 1),
+                                                PoseArray::quaternions(rows_b.data(), kN), options)
+                                    : intersect(std::span(&a, 1), pose_a, std::span(&b, 1), pb, options);
       int hits = 0;
       for (std::size_t i = 0; i < kN; ++i) {
         const Pose& p = broadcast_a ? fixed : pa[i];
-        const IntersectResult s = scalar_intersect(a, p, b, pb[i]);
+        const IntersectResult s = scalar_intersect(a, p, b, rows ? pb_rows[i] : pb[i]);
         const std::string where = "threads " + std::to_string(threads) + " element " + std::to_string(i);
         ASSERT_EQ(r.intersect[i], s.intersect ? 1 : 0) << where;
         ASSERT_TRUE(same_bits(r.separating_axis[3 * i], s.separating_axis.x())) << where;

@@ -71,6 +71,8 @@ class PoseArray {
 
   std::size_t size() const noexcept { return count_; }
   PoseLayout layout() const noexcept { return layout_; }
+  /// The raw rows of the quaternion and matrix layouts (nullptr for objects).
+  const double* data() const noexcept { return data_; }
 
   /// Element i as a Pose. Returns false (and leaves `out` alone) when it is not a valid pose.
   /// Never throws, never allocates on success.
