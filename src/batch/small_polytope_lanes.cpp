@@ -373,6 +373,12 @@ __attribute__((target("avx2"))) void step(Lanes& s, const SmallPolytope& pa, con
       const D stalled = lnot(lt(vv_next, vv));
       decide(open, outcome, land(stalled, eq(vv_next, vv_next)), kNoProgress);
       decide(open, outcome, stalled, kNonFinite);
+      // The tests at the top of the next iteration (k + 1) depend only on values known now: run
+      // them here, in the same order, so that a decided lane takes its next element one step
+      // sooner (the top of the step repeats them for lanes that have just started).
+      decide(open, outcome, ge(add(k, set1(1.0)), set1(double(options.max_iterations))), kCap);
+      decide(open, outcome, lnot(finite(vv_next)), kNonFinite);
+      decide(open, outcome, lor(le(vv_next, contact_sq), le(vv_next, zero)), kContact);
       // keep_support_set: the slots whose bit is set move down in order (slot s goes to the
       // number of kept slots before it); lanes that stop keep any values.
       const D bits = c.bits;
