@@ -156,8 +156,8 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
 // only what the intersect answer reads. gjk::intersect never looks at the witness points, so the
 // simplex holds w = a - b alone (a third of run_gjk's copying); the sub-distance routine is the
 // same function (gjk::closest_point_to_origin) on the same points, and every test, comparison and
-// stopping rule of run_gjk is kept in its order. The support is a template argument: inline
-// 2-wide scans (portable), or one call per iteration to a function compiled for AVX2.
+// stopping rule of run_gjk is kept in its order. The support is a template argument (inline
+// 2-wide scans).
 
 typedef double Double2 __attribute__((vector_size(16)));
 typedef long long Mask2 __attribute__((vector_size(16)));
@@ -202,23 +202,6 @@ struct PortableSupport {
   }
 };
 
-#ifdef PROXIMA_BATCH_X86
-// ... and AVX2: one out-of-line call per GJK iteration (a function compiled for AVX2 can call the
-// portable code but not be inlined into it).
-__attribute__((target("avx2"), noinline)) Vec3 support_w_avx2(const SmallPolytope& a, const SmallPolytope& b,
-                                                              const Pose& b_in_a, const Vec3& d) {
-  const Vec3 sa = vertex(a, scan_avx2(a, d));
-  const Vec3 sb = b_in_a.apply(vertex(b, scan_avx2(b, b_in_a.rotate_inverse(-d))));
-  return sa - sb;
-}
-struct Avx2Support {
-  static Vec3 w(const SmallPolytope& a, const SmallPolytope& b, const Pose& b_in_a, const Vec3& d) {
-    return support_w_avx2(a, b, b_in_a, d);
-  }
-};
-#else
-using Avx2Support = PortableSupport;
-#endif
 
 template <class Support>
 IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const SmallPolytope& b, const Pose& b_in_a,
@@ -364,7 +347,8 @@ IntersectResult intersect_small_polytopes(const SmallPolytope& a, const Pose& po
     if (path == KernelPath::avx2) return intersect_impl<KernelPath::avx2>(a, pose_a, b, b_in_a, options);
     return intersect_impl<KernelPath::portable>(a, pose_a, b, b_in_a, options);
   }
-  if (path == KernelPath::avx2) return lean_intersect<Avx2Support>(a, pose_a, b, b_in_a, options);
+  // Without momentum on an AVX2 CPU the batch runs the lanes (small_polytope_lanes.cpp), so the
+  // lean one-element kernel is the portable one on every path.
   return lean_intersect<PortableSupport>(a, pose_a, b, b_in_a, options);
 }
 

@@ -23,16 +23,18 @@
 // (small_polytope_lanes.cpp): the same loop for 4 elements at a time, one per double lane of the
 // AVX2 registers (structure of arrays), every lane computing exactly the scalar operations above,
 // including the signed-volume sub-distance routine; a lane whose element is decided takes the next
-// one. Same answers bit for bit (tested); on the bench's intersect/N=8 data about 1,510
-// instructions per element against 2,100 for the one-element kernel, with far fewer branches
-// (about 1.5x faster in wall time).
+// one; the relative poses come in as structure of arrays (PoseGroup), formed 4 rows at a time from
+// [t q] rows. Same answers bit for bit (tested). On the bench's intersect/N=8 data batch::intersect
+// takes about 1,470 instructions per element this way (pose conversion included), against 2,590
+// with the one-element kernel and 5,040 through the query layer (callgrind).
 //
-// CPU paths: `portable` (2-wide scans in GCC vector extensions: SSE2 on x86-64) and `avx2` (the
-// support call compiled for AVX2, 4 vertices per step, multiply and add kept separate as in the
-// polytope layer's scan, so no fused multiply-add changes a rounding). best_path() picks avx2 when
-// __builtin_cpu_supports says so. Bit-for-bit equality assumes no floating-point contraction in
-// either build (the default flags; -march=native builds with FMA may contract the portable code
-// differently in the scalar query and here).
+// CPU paths of the one-element kernel: `portable` (2-wide scans in GCC vector extensions: SSE2 on
+// x86-64) and `avx2`, which differs only with options.nesterov (run_gjk on a support call compiled
+// for AVX2, multiply and add kept separate as in the polytope layer's scan, so no fused
+// multiply-add changes a rounding); without momentum an AVX2 CPU runs the lanes instead.
+// best_path() picks avx2 when __builtin_cpu_supports says so. Bit-for-bit equality assumes no
+// floating-point contraction in either build (the default flags; -march=native builds with FMA may
+// contract the portable code differently in the scalar query and here).
 #pragma once
 
 #include <proxima/core/bounds.hpp>
