@@ -174,6 +174,24 @@ TEST(Batch, ManyBlocksSameAnswersAndLowestBadElement) {
     });
     EXPECT_EQ(msg.rfind("pose_b[4321] |", 0), 0u) << threads << ": " << msg;
   }
+  // mark_element: the two bad rows are marked, every other element still equals the scalar.
+  BatchOptions mark;
+  mark.threads = 2;
+  mark.bad_poses = BadPosePolicy::mark_element;
+  const IntersectBatch marked = intersect(std::span(&a, 1), std::span(&identity, 1), std::span(&c, 1),
+                                          PoseArray::quaternions(rows.data(), kN), mark);
+  for (std::size_t i = 0; i < kN; ++i) {
+    if (i == 4321 || i == 8700) {
+      EXPECT_EQ(marked.status[i], static_cast<std::uint8_t>(Status::degenerate_input)) << i;
+      EXPECT_EQ(marked.detail[i], static_cast<std::uint8_t>(Detail::non_finite)) << i;
+      EXPECT_EQ(marked.iterations[i], 0) << i;
+      continue;
+    }
+    const IntersectResult si = scalar_intersect(a, identity, c, poses[i]);
+    ASSERT_EQ(marked.intersect[i], si.intersect ? 1 : 0) << i;
+    ASSERT_EQ(marked.iterations[i], si.iterations) << i;
+    ASSERT_TRUE(same_bits(&marked.separating_axis[3 * i], si.separating_axis)) << i;
+  }
 }
 
 TEST(Batch, SpherePairsMatchTheClosedForm) {
