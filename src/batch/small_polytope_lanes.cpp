@@ -286,9 +286,11 @@ PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb,
     const D y = set1(pa.y[u]);
     const D z = set1(pa.z[u]);
     const D value = add(add(mul(dx, x), mul(dy, y)), mul(dz, z));
-    const D greater = gt(value, best);  // strict: the first maximum; never a NaN
-    best = select(greater, value, best);
-    va = {select(greater, x, va.x), select(greater, y, va.y), select(greater, z, va.z)};
+    // GCC vector comparison and select (the same ordered '>' as _CMP_GT_OQ, strict: the first
+    // maximum, never a NaN): GCC then sees a compare mask and emits one blend per select.
+    const auto greater = value > best;
+    best = greater ? value : best;
+    va = {greater ? x : va.x, greater ? y : va.y, greater ? z : va.z};
   }
   // B along R^T (-(-v)) = R^T v.
   const D r00 = load(s.r[0]), r01 = load(s.r[1]), r02 = load(s.r[2]);
@@ -305,9 +307,9 @@ PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb,
     const D y = set1(pb.y[u]);
     const D z = set1(pb.z[u]);
     const D value = add(add(mul(ex, x), mul(ey, y)), mul(ez, z));
-    const D greater = gt(value, best);
-    best = select(greater, value, best);
-    vb = {select(greater, x, vb.x), select(greater, y, vb.y), select(greater, z, vb.z)};
+    const auto greater = value > best;
+    best = greater ? value : best;
+    vb = {greater ? x : vb.x, greater ? y : vb.y, greater ? z : vb.z};
   }
   // b_in_a.apply(vb): Eigen's R v + t.
   const D sx = add(add(add(mul(r00, vb.x), mul(r01, vb.y)), mul(r02, vb.z)), load(s.t[0]));
