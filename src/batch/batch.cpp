@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include <proxima/batch/batch.hpp>
 
+#include "batch/small_polytope.hpp"
 #include "batch/thread_pool.hpp"
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/tolerance.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -29,8 +31,8 @@ bool all_finite(const double* p, std::size_t n) {
 // Element i of a raw layout as a Pose; throws InvalidInput (field names inside the pose).
 Pose convert(PoseLayout layout, const double* row) {
   if (layout == PoseLayout::quaternion) {
+    // Finite: callers check the whole row first (from_quaternion checks it again, cheaply).
     const Vec3 t(row[0], row[1], row[2]);
-    require_finite("translation", t);
     return Pose::from_quaternion(row[3], row[4], row[5], row[6], t);
   }
   Mat3 r;
@@ -130,37 +132,22 @@ void check_outputs(const PenetrationOutputs& o, std::size_t n) {
   check_length("out.detail", o.detail.size(), n, n);
 }
 
-// The common driver: validates, cuts [0, n) into `threads` static chunks, answers each element
-// with query(a_i, pose_a_i, b_i, pose_b_i) and writes it; invalid poses per policy.
-template <class Result, class Outputs, class Query>
-void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
-               const PoseArray& pose_b, const Outputs& out, const BatchOptions& options, const Query& query) {
+// The common driver: validates, cuts [0, n) into contiguous blocks (detail::batch_blocks) that the
+// threads take as they free up, and calls solve(begin, end), which answers and writes elements
+// [begin, end) and returns the first of them whose pose is invalid (kNone: none); then applies
+// the bad-pose policy.
+template <class Outputs, class Solve>
+void run_blocks(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                const PoseArray& pose_b, const Outputs& out, const BatchOptions& options, const Solve& solve) {
   const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
   check_outputs(out, n);
   const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(options)), n));
-  std::vector<std::size_t> first_bad(static_cast<std::size_t>(threads), kNone);  // one slot per chunk
-  detail::run_parallel(threads, [&](int chunk) {
-    const std::size_t k = static_cast<std::size_t>(chunk);
-    const std::size_t t = static_cast<std::size_t>(threads);
-    const std::size_t begin = k * n / t;
-    const std::size_t end = (k + 1) * n / t;
-    Pose pa;
-    Pose pb;
-    for (std::size_t i = begin; i < end; ++i) {
-      const bool ok_a = pose_a.get(pose_a.size() == 1 ? 0 : i, pa);
-      const bool ok_b = pose_b.get(pose_b.size() == 1 ? 0 : i, pb);
-      if (!ok_a || !ok_b) {
-        if (first_bad[k] == kNone) first_bad[k] = i;
-        Result bad;
-        bad.status = Status::degenerate_input;
-        bad.detail = Detail::non_finite;
-        write(out, i, bad);
-        continue;
-      }
-      const AnyConvex& sa = a[a.size() == 1 ? 0 : i];
-      const AnyConvex& sb = b[b.size() == 1 ? 0 : i];
-      write(out, i, query(sa, pa, sb, pb));
-    }
+  const int blocks = detail::batch_blocks(n, threads);
+  std::vector<std::size_t> first_bad(static_cast<std::size_t>(blocks), kNone);  // one slot per block
+  detail::run_parallel(threads, blocks, [&](int block) {
+    const std::size_t k = static_cast<std::size_t>(block);
+    const std::size_t t = static_cast<std::size_t>(blocks);
+    first_bad[k] = solve(k * n / t, (k + 1) * n / t);
   });
   if (options.bad_poses == BadPosePolicy::throw_invalid_input) {
     const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.end());
@@ -170,6 +157,120 @@ void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<
       (void)pose_b.at(pose_b.size() == 1 ? 0 : bad, "pose_b");
     }
   }
+}
+
+// Element i's poses; false when one is invalid (then the element is written as bad).
+bool element_poses(const PoseArray& pose_a, const PoseArray& pose_b, std::size_t i, Pose& pa, Pose& pb) {
+  const bool ok_a = pose_a.get(pose_a.size() == 1 ? 0 : i, pa);
+  const bool ok_b = pose_b.get(pose_b.size() == 1 ? 0 : i, pb);
+  return ok_a && ok_b;
+}
+
+template <class Result, class Outputs>
+void write_bad(const Outputs& out, std::size_t i) {
+  Result bad;
+  bad.status = Status::degenerate_input;
+  bad.detail = Detail::non_finite;
+  write(out, i, bad);
+}
+
+// run_blocks with one query(a_i, pose_a_i, b_i, pose_b_i) per element.
+template <class Result, class Outputs, class Query>
+void run_batch(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+               const PoseArray& pose_b, const Outputs& out, const BatchOptions& options, const Query& query) {
+  run_blocks(a, pose_a, b, pose_b, out, options, [&](std::size_t begin, std::size_t end) {
+    std::size_t first_bad = kNone;
+    Pose pa;
+    Pose pb;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!element_poses(pose_a, pose_b, i, pa, pb)) {
+        if (first_bad == kNone) first_bad = i;
+        write_bad<Result>(out, i);
+        continue;
+      }
+      const AnyConvex& sa = a[a.size() == 1 ? 0 : i];
+      const AnyConvex& sb = b[b.size() == 1 ? 0 : i];
+      write(out, i, query(sa, pa, sb, pb));
+    }
+    return first_bad;
+  });
+}
+
+// batch::intersect on one pair of small polytopes (small_polytope.hpp): the elements of a block
+// go through in groups; each group's relative poses are formed first (from quaternion rows 4 at a
+// time when pose_a is broadcast), then answered 4 at a time in AVX2 lanes when the CPU has them,
+// else one by one by the scalar kernel.
+void intersect_small_pair(const detail::SmallPolytope& small_a, const detail::SmallPolytope& small_b,
+                          std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
+                          const PoseArray& pose_b, const IntersectOutputs& out, const BatchOptions& options) {
+  const detail::KernelPath path = detail::best_path();
+  const bool lanes = path == detail::KernelPath::avx2 && detail::lanes_available() && !options.gjk.nesterov;
+  // pose_a.inverse() once when pose_a is broadcast (the same value every element computes).
+  Pose pose_a0;
+  const bool hoist = pose_a.size() == 1 && pose_a.get(0, pose_a0);
+  const Pose inverse_a0 = hoist ? pose_a0.inverse() : Pose();
+  const bool quaternion_rows = lanes && hoist && pose_b.layout() == PoseLayout::quaternion && pose_b.size() > 1;
+  run_blocks(a, pose_a, b, pose_b, out, options, [&](std::size_t begin, std::size_t end) {
+    constexpr std::size_t kGroup = detail::PoseGroup::kSize;
+    detail::PoseGroup group_poses;        // lanes: the relative poses
+    std::array<Pose, kGroup> b_in_a;      // scalar kernel: the relative poses
+    std::array<Pose, kGroup> pa_of;       // pose_a per element (when not broadcast)
+    std::array<std::size_t, kGroup> index{};
+    std::array<IntersectResult, kGroup> results;
+    std::array<bool, kGroup> valid{};
+    std::size_t first_bad = kNone;
+    for (std::size_t group = begin; group < end; group += kGroup) {
+      const std::size_t stop = std::min(end, group + kGroup);
+      std::size_t m = 0;
+      if (quaternion_rows) {
+        detail::relative_poses_from_quaternions(inverse_a0, pose_b.data() + 7 * group, stop - group, group_poses,
+                                                valid.data());
+        for (std::size_t e = 0; e < stop - group; ++e) {
+          if (!valid[e]) {  // exactly the rows PoseArray::get refuses
+            if (first_bad == kNone) first_bad = group + e;
+            write_bad<IntersectResult>(out, group + e);
+            continue;
+          }
+          if (m != e) group_poses.move(e, m);
+          index[m++] = group + e;
+        }
+      } else {
+        Pose pa;
+        Pose pb;
+        for (std::size_t i = group; i < stop; ++i) {
+          if (!element_poses(pose_a, pose_b, i, pa, pb)) {
+            if (first_bad == kNone) first_bad = i;
+            write_bad<IntersectResult>(out, i);
+            continue;
+          }
+          const Pose relative = (hoist ? inverse_a0 : pa.inverse()) * pb;
+          if (lanes) {
+            group_poses.set(m, relative);
+          } else {
+            b_in_a[m] = relative;
+          }
+          if (!hoist) pa_of[m] = pa;
+          index[m++] = i;
+        }
+      }
+      if (lanes) {
+        detail::intersect_small_polytopes_lanes(small_a, small_b, group_poses, m, options.gjk, results.data());
+        for (std::size_t e = 0; e < m; ++e) {
+          // The lanes leave the separating axis in A's frame (-lower_bound_direction).
+          if (!results[e].intersect) {
+            results[e].separating_axis = (hoist ? pose_a0 : pa_of[e]).rotate(results[e].separating_axis);
+          }
+        }
+      } else {
+        for (std::size_t e = 0; e < m; ++e) {
+          results[e] = detail::intersect_small_polytopes(small_a, hoist ? pose_a0 : pa_of[e], small_b, b_in_a[e],
+                                                         options.gjk, path);
+        }
+      }
+      for (std::size_t e = 0; e < m; ++e) write(out, index[e], results[e]);
+    }
+    return first_bad;
+  });
 }
 
 }  // namespace
@@ -248,6 +349,15 @@ int resolved_threads(const BatchOptions& options) {
 
 void intersect(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span<const AnyConvex> b,
                const PoseArray& pose_b, const IntersectOutputs& out, const BatchOptions& options) {
+  // One pair of small polytopes for the whole batch: the specialised kernels (small_polytope.hpp),
+  // which give scalar_intersect's answer bit for bit at a fraction of the cost.
+  detail::SmallPolytope small_a;
+  detail::SmallPolytope small_b;
+  if (a.size() == 1 && b.size() == 1 && detail::load_small_polytope(a[0], small_a) &&
+      detail::load_small_polytope(b[0], small_b)) {
+    intersect_small_pair(small_a, small_b, a, pose_a, b, pose_b, out, options);
+    return;
+  }
   run_batch<IntersectResult>(a, pose_a, b, pose_b, out, options,
       [&](const AnyConvex& sa, const Pose& pa, const AnyConvex& sb, const Pose& pb) {
                                return scalar_intersect(sa, pa, sb, pb, options.gjk);

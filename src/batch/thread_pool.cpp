@@ -79,9 +79,9 @@ void ThreadPool::run(int tasks, const std::function<void(int)>& fn) {
   if (error) std::rethrow_exception(error);
 }
 
-void run_parallel(int threads, const std::function<void(int)>& fn) {
+void run_parallel(int threads, int tasks, const std::function<void(int)>& fn) {
   if (threads <= 1) {
-    fn(0);
+    for (int k = 0; k < tasks; ++k) fn(k);
     return;
   }
   static std::mutex job_mutex;
@@ -91,7 +91,7 @@ void run_parallel(int threads, const std::function<void(int)>& fn) {
     pool.reset();
     pool = std::make_unique<ThreadPool>(threads - 1);
   }
-  pool->run(threads, fn);
+  pool->run(tasks, fn);
 }
 
 }  // namespace proxima::batch::detail

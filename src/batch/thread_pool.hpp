@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The batch layer's small thread pool: persistent std::jthread workers that run the tasks of one
-// job at a time (task k = static chunk k), the calling thread taking part.
+// job at a time (task k = block k of a batch), the calling thread taking part.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -47,9 +49,29 @@ class ThreadPool {
   std::vector<std::jthread> threads_;
 };
 
-/// Runs fn(k), k in [0, threads), with `threads` threads in all (the caller and threads - 1
-/// workers of a process-wide pool, grown on demand). One job at a time process-wide: concurrent
-/// callers wait for each other. threads == 1 runs fn(0) on the caller without the pool.
-void run_parallel(int threads, const std::function<void(int)>& fn);
+/// Runs fn(k), k in [0, tasks), with `threads` threads in all (the caller and threads - 1
+/// workers of a process-wide pool, grown on demand); each thread takes the next task as soon as it
+/// is free, so a thread that starts late or is slowed down (a shared machine) takes fewer tasks.
+/// One job at a time process-wide: concurrent callers wait for each other. threads == 1 runs
+/// every task on the caller, in order, without the pool.
+void run_parallel(int threads, int tasks, const std::function<void(int)>& fn);
+
+/// Elements per block below which a batch is not cut further (the pool's per-task cost, a lock
+/// and an atomic increment, stays under a thousandth of the block's work).
+inline constexpr std::size_t kMinBatchBlock = 256;
+/// Blocks per thread a large batch is cut into: enough that a thread delayed by a few blocks'
+/// worth of time (another process on its core, a late wake-up) does not hold up the batch.
+inline constexpr std::size_t kBatchBlocksPerThread = 16;
+
+/// Number of contiguous blocks a batch of n elements is cut into for `threads` threads: 1 for one
+/// thread, else about kBatchBlocksPerThread per thread, each at least kMinBatchBlock elements
+/// (and at least `threads` blocks when n allows). Block k is [k n / blocks, (k + 1) n / blocks).
+inline int batch_blocks(std::size_t n, int threads) {
+  const auto t = static_cast<std::size_t>(threads);
+  if (t <= 1 || n <= 1) return 1;
+  std::size_t blocks = std::min(t * kBatchBlocksPerThread, n / kMinBatchBlock);
+  blocks = std::max(blocks, std::min(t, n));
+  return static_cast<int>(blocks);
+}
 
 }  // namespace proxima::batch::detail

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace proxima::batch {
 
@@ -64,7 +65,7 @@ struct Outcome {
   Detail why = Detail::none;
 };
 
-// Cuts [0, n) into static chunks, answers element i with solve(i, result) (which never throws:
+// Cuts [0, n) into contiguous blocks taken by the threads as they free up, answers element i with solve(i, result) (which never throws:
 // it reports a bad element in its Outcome), writes it, and under the throwing policy calls
 // raise(lowest bad index), which throws that element's InvalidInput.
 template <class Solve, class Raise>
@@ -74,11 +75,11 @@ void run(std::size_t n, const ToiOutputs& out, int threads_option, BadPosePolicy
   BatchOptions o;
   o.threads = threads_option;
   const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(o)), n));
-  std::array<std::size_t, kMaxBatchThreads> first_bad{};
-  first_bad.fill(kNone);
-  detail::run_parallel(threads, [&](int chunk) {
-    const std::size_t k = static_cast<std::size_t>(chunk);
-    const std::size_t t = static_cast<std::size_t>(threads);
+  const int blocks = detail::batch_blocks(n, threads);
+  std::vector<std::size_t> first_bad(static_cast<std::size_t>(blocks), kNone);  // one slot per block
+  detail::run_parallel(threads, blocks, [&](int block) {
+    const std::size_t k = static_cast<std::size_t>(block);
+    const std::size_t t = static_cast<std::size_t>(blocks);
     for (std::size_t i = k * n / t; i < (k + 1) * n / t; ++i) {
       ToiResult r;
       const Outcome outcome = solve(i, r);
@@ -92,7 +93,7 @@ void run(std::size_t n, const ToiOutputs& out, int threads_option, BadPosePolicy
     }
   });
   if (policy == BadPosePolicy::throw_invalid_input) {
-    const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.begin() + threads);
+    const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.end());
     if (bad != kNone) raise(bad);
   }
 }

@@ -10,11 +10,15 @@
 namespace proxima {
 
 Pose Pose::from_quaternion(double w, double x, double y, double z, const Vec3& translation) {
-  require_finite("quaternion.w", w);
-  require_finite("quaternion.x", x);
-  require_finite("quaternion.y", y);
-  require_finite("quaternion.z", z);
-  require_finite("translation", translation);
+  // The field names are built (std::string) only on the failing path: these factories run once
+  // per element of a batch and once per advancement step of a time of impact.
+  if (!(std::isfinite(w) && std::isfinite(x) && std::isfinite(y) && std::isfinite(z) && translation.allFinite())) {
+    require_finite("quaternion.w", w);
+    require_finite("quaternion.x", x);
+    require_finite("quaternion.y", y);
+    require_finite("quaternion.z", z);
+    require_finite("translation", translation);
+  }
   const double norm = std::sqrt(w * w + x * x + y * y + z * z);
   if (!(norm >= kMinQuaternionNorm)) {
     throw InvalidInput("quaternion", "must not be zero, got norm " + format_number(norm));
@@ -67,7 +71,7 @@ Pose Pose::from_euler_xyz(double ax, double ay, double az, const Vec3& translati
 }
 
 Pose Pose::from_translation(const Vec3& translation) {
-  require_finite("translation", translation);
+  if (!translation.allFinite()) require_finite("translation", translation);
   return Pose(Mat3::Identity(), translation);
 }
 

@@ -48,6 +48,16 @@ std::vector<Pose> to_poses(const std::vector<double>& rows) {
 bool same_bits(double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); }
 bool same_bits(const double* x, const Vec3& v) { return same_bits(x[0], v.x()) && same_bits(x[1], v.y()) && same_bits(x[2], v.z()); }
 
+template <class F>
+std::string field_of(F&& f) {
+  try {
+    f();
+  } catch (const InvalidInput& e) {
+    return e.field() + " | " + e.what();
+  }
+  return "no exception";
+}
+
 struct PairCase {
   std::string name;
   AnyConvex a;
@@ -120,6 +130,70 @@ TEST(Batch, EqualsScalarBitForBitForOneTwoFourThreads) {
   }
 }
 
+// Large batches are cut into many blocks that the threads take as they free up (thread_pool.hpp):
+// the answers still equal the scalar query for 1, 2 and 3 threads, and with the throwing policy
+// the lowest bad element is named even when later blocks (taken first by another thread) hold
+// bad elements too.
+TEST(Batch, ManyBlocksSameAnswersAndLowestBadElement) {
+  constexpr std::size_t kN = 9000;  // 2 threads: 32 blocks; 3 threads: 35
+  std::mt19937 rng(kSeed + 6);
+  const AnyConvex a = random_polytope(rng, 8, 1.0);
+  const AnyConvex b = Box(Vec3(0.4, 0.6, 0.5));
+  const AnyConvex c = random_polytope(rng, 10, 0.8);
+  std::vector<double> rows = random_quaternion_rows(rng, kN, 1.3);
+  const std::vector<Pose> poses = to_poses(rows);
+  const Pose identity;
+  std::vector<std::uint8_t> reference_hit;
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE("seed " + std::to_string(kSeed + 6) + " threads " + std::to_string(threads));
+    BatchOptions options;
+    options.threads = threads;
+    const IntersectBatch small = intersect(std::span(&a, 1), std::span(&identity, 1), std::span(&c, 1),
+                                           PoseArray::quaternions(rows.data(), kN), options);
+    const DistanceBatch d = distance(std::span(&a, 1), std::span(&identity, 1), std::span(&b, 1), poses, options);
+    int hits = 0;
+    for (std::size_t i = 0; i < kN; ++i) {
+      const IntersectResult si = scalar_intersect(a, identity, c, poses[i]);
+      ASSERT_EQ(small.intersect[i], si.intersect ? 1 : 0) << i;
+      ASSERT_EQ(small.iterations[i], si.iterations) << i;
+      ASSERT_TRUE(same_bits(&small.separating_axis[3 * i], si.separating_axis)) << i;
+      ASSERT_TRUE(same_bits(d.distance[i], scalar_distance(a, identity, b, poses[i]).distance)) << i;
+      hits += si.intersect ? 1 : 0;
+    }
+    EXPECT_GT(hits, static_cast<int>(kN) / 5);
+    EXPECT_LT(hits, static_cast<int>(kN) * 4 / 5);
+  }
+  rows[7 * 8700 + 2] = std::nan("");  // in the last block
+  rows[7 * 4321 + 5] = std::nan("");  // in a middle block: the one reported
+  for (int threads : {1, 2, 3}) {
+    BatchOptions options;
+    options.threads = threads;
+    const std::string msg = field_of([&] {
+      (void)intersect(std::span(&a, 1), std::span(&identity, 1), std::span(&c, 1),
+                      PoseArray::quaternions(rows.data(), kN), options);
+    });
+    EXPECT_EQ(msg.rfind("pose_b[4321] |", 0), 0u) << threads << ": " << msg;
+  }
+  // mark_element: the two bad rows are marked, every other element still equals the scalar.
+  BatchOptions mark;
+  mark.threads = 2;
+  mark.bad_poses = BadPosePolicy::mark_element;
+  const IntersectBatch marked = intersect(std::span(&a, 1), std::span(&identity, 1), std::span(&c, 1),
+                                          PoseArray::quaternions(rows.data(), kN), mark);
+  for (std::size_t i = 0; i < kN; ++i) {
+    if (i == 4321 || i == 8700) {
+      EXPECT_EQ(marked.status[i], static_cast<std::uint8_t>(Status::degenerate_input)) << i;
+      EXPECT_EQ(marked.detail[i], static_cast<std::uint8_t>(Detail::non_finite)) << i;
+      EXPECT_EQ(marked.iterations[i], 0) << i;
+      continue;
+    }
+    const IntersectResult si = scalar_intersect(a, identity, c, poses[i]);
+    ASSERT_EQ(marked.intersect[i], si.intersect ? 1 : 0) << i;
+    ASSERT_EQ(marked.iterations[i], si.iterations) << i;
+    ASSERT_TRUE(same_bits(&marked.separating_axis[3 * i], si.separating_axis)) << i;
+  }
+}
+
 TEST(Batch, SpherePairsMatchTheClosedForm) {
   constexpr std::size_t kN = 500;
   std::mt19937 rng(kSeed + 2);
@@ -181,16 +255,6 @@ TEST(Batch, MatrixLayoutEqualsQuaternionLayout) {
     EXPECT_LT((q.rotation() - poses[i].rotation()).norm(), 1e-14) << i;
     EXPECT_EQ(q.translation(), poses[i].translation()) << i;
   }
-}
-
-template <class F>
-std::string field_of(F&& f) {
-  try {
-    f();
-  } catch (const InvalidInput& e) {
-    return e.field() + " | " + e.what();
-  }
-  return "no exception";
 }
 
 TEST(Batch, BadInputNamesTheArgument) {

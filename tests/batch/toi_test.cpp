@@ -210,6 +210,46 @@ TEST(BatchToi, ScrewEqualsScalarAndMeshBatchMatchesFullScrewCollisions) {
   EXPECT_LE(contacts, static_cast<int>(kN) * 9 / 10);
 }
 
+// A batch large enough to be cut into many blocks (thread_pool.hpp): every element equals the
+// scalar for 1, 2 and 3 threads, and the throwing policy names the lowest bad element although a
+// later block (possibly answered first) holds another one.
+TEST(BatchToi, ManyBlocksSameAnswersAndLowestBadElement) {
+  constexpr std::size_t kN = 6000;  // 2 threads: 23 blocks
+  std::mt19937 rng(kSeed + 5);
+  const std::vector<AnyConvex> a = {random_polytope(rng, 8, 1.2)}, b = {random_polytope(rng, 8, 1.0)};
+  TranslateCase c = translate_case(rng, kN);
+  int contacts = 0;
+  for (int threads : {1, 2, 3}) {
+    ToiBatchOptions options;
+    options.threads = threads;
+    ToiBatch out(kN);
+    toi_translate(a, c.pose_a, c.velocity_a, b, c.pose_b, c.velocity_b, 1.5, out.outputs(), options);
+    for (std::size_t i = 0; i < kN; i += 7) {
+      SCOPED_TRACE("seed " + std::to_string(kSeed + 5) + " threads " + std::to_string(threads) + " element " +
+                   std::to_string(i));
+      expect_same(out, i,
+                  scalar_toi_translate(a[0], c.pose_a[i], c.velocity_a[i], b[0], c.pose_b[i], c.velocity_b[i], 1.5));
+      if (HasFatalFailure()) return;
+      contacts += threads == 1 && out.contact[i] ? 1 : 0;
+    }
+  }
+  EXPECT_GT(contacts, static_cast<int>(kN / 7) / 5);
+  EXPECT_LT(contacts, static_cast<int>(kN / 7) * 95 / 100);
+  c.velocity_b[5900] = Vec3(0, std::nan(""), 0);
+  c.velocity_b[2500] = Vec3(0, 0, std::nan(""));
+  for (int threads : {1, 2, 3}) {
+    ToiBatchOptions options;
+    options.threads = threads;
+    ToiBatch out(kN);
+    try {
+      toi_translate(a, c.pose_a, c.velocity_a, b, c.pose_b, c.velocity_b, 1.5, out.outputs(), options);
+      FAIL() << "expected InvalidInput";
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(e.field(), "velocity_b[2500].z") << threads << ": " << e.what();
+    }
+  }
+}
+
 TEST(BatchToi, BadElementsAreMarkedAndTheRestAnswered) {
   constexpr std::size_t kN = 12;
   std::mt19937 rng(kSeed + 3);

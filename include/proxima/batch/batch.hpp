@@ -10,12 +10,20 @@
 // Semantics: element i of every batch query is, bit for bit, what the matching scalar function
 // below (scalar_distance, ...) returns for (a[i], pose_a[i], b[i], pose_b[i]): a cold-started GJK
 // (no warm start between elements), so a result depends only on its own inputs. Elements are cut
-// into static contiguous chunks, one per thread; the answers therefore do not depend on the number
-// of threads (tested for 1, 2 and 4 threads). An array of length 1 is broadcast to the batch size.
+// into contiguous blocks (about 16 per thread, at least 256 elements each) that the threads take
+// as they free up, so a thread slowed by another process does not hold up the batch; since each
+// answer depends only on its element, the answers do not depend on the number of threads or on
+// which thread took which block (tested for 1, 2, 3 and 4 threads). An array of length 1 is
+// broadcast to the batch size.
 //
 // Shape dispatch: the scalar functions are the query layer's (query::intersect, ...): one
 // resolution of the pair of runtime types per element, then the templated gjk kernels on the
-// concrete shapes.
+// concrete shapes. intersect() on one pair of polytopes small enough for the scan support (fewer
+// than kPolytopeHillClimbMinVertices vertices each, given as arrays of length 1) runs a kernel
+// specialised for that pair instead, with the same answers bit for bit (every output field;
+// src/batch/small_polytope.hpp): on a CPU with AVX2 (checked at run time) a structure-of-arrays
+// GJK that answers 4 elements at a time in the lanes of the AVX2 registers, elsewhere a scalar
+// kernel; both are tested against the scalar query.
 //
 // No heap allocation per query: results are written in place; the EPA workspace of a penetration
 // query lives on the worker's stack. Cost: one GJK (and EPA) run per element plus one pose
@@ -63,6 +71,8 @@ class PoseArray {
 
   std::size_t size() const noexcept { return count_; }
   PoseLayout layout() const noexcept { return layout_; }
+  /// The raw rows of the quaternion and matrix layouts (nullptr for objects).
+  const double* data() const noexcept { return data_; }
 
   /// Element i as a Pose. Returns false (and leaves `out` alone) when it is not a valid pose.
   /// Never throws, never allocates on success.
@@ -93,7 +103,7 @@ struct BatchOptions {
   gjk::GjkOptions gjk{};
   /// Tolerances and caps of each EPA run (penetration; its GJK phase uses epa.gjk).
   gjk::EpaOptions epa{};
-  /// Number of threads (= number of static chunks); 0 = std::thread::hardware_concurrency().
+  /// Number of threads; 0 = std::thread::hardware_concurrency().
   /// Capped at kMaxBatchThreads. Results do not depend on it.
   int threads = 0;
   /// Invalid poses: throw (default) or mark the element.

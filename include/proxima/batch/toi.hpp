@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Batched time of impact: arrays of poses and velocities (translation) or of start/end pose pairs
 // (screw motions) in, arrays of contact flags, times, points, normals and statuses out, on the
-// batch layer's thread pool (batch.hpp: same layout, broadcasting, static chunks and thread-count
+// batch layer's thread pool (batch.hpp: same layout, broadcasting, blocks and thread-count
 // independence).
 //
 // Three queries, each element answered by the matching scalar function below, bit for bit:
