@@ -33,7 +33,7 @@ TEST(ThreadPool, ManyTinyJobsRunEachTaskOnceOnTheirOwnFunction) {
     for (int job = 0; job < kJobs; ++job) {
       std::array<std::atomic<int>, 4> hits{};
       // Tasks of a few microseconds keep a job open long enough for a late worker to meet it.
-      run_parallel(threads, [&, job](int k) {
+      run_parallel(threads, threads, [&, job](int k) {
         volatile double x = 1;
         for (int i = 0; i < 2000; ++i) x = x * 1.0000001 + 1e-9;
         hits[static_cast<std::size_t>(k)].fetch_add(job + 1);
