@@ -6,6 +6,7 @@
 // the whole process (glibc: forwarding to __libc_malloc & co.), which sees operator new, Eigen and
 // every std container; a deliberate allocation checks that the counter works. Under ASan, TSan or
 // MSan the interceptors own malloc, so the test reports itself skipped (as tests/lp does).
+#include <proxima/batch/batch.hpp>
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
 #include <proxima/gjk/intersect.hpp>
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <random>
@@ -183,6 +185,38 @@ TEST(NoAlloc, GjkEpaAndPairOnConcreteShapes) {
   check_concrete(sq, ell, "superquadric-ellipsoid");
   check_concrete(cyl, cone, "cylinder-cone");
   check_concrete(kinds[11], kinds[14], "anyconvex rounded-hull");
+}
+
+// The batch API allocates its output arrays and nothing per element: the number of allocations of
+// a whole batch call (with the pool's two threads) is the same for 64 and for 4,096 elements.
+TEST(NoAlloc, BatchAllocationsDoNotGrowWithTheBatch) {
+  std::mt19937_64 rng(4242);
+  std::normal_distribution<double> g(0, 1);
+  std::vector<Vec3> cloud;
+  for (int i = 0; i < 8; ++i) cloud.push_back(Vec3(g(rng), g(rng), g(rng)));
+  const std::vector<AnyConvex> a = {AnyConvex(Polytope(cloud))}, b = {AnyConvex(Box(Vec3(0.3, 0.4, 0.5)))};
+  auto poses = [&](std::size_t n) {
+    std::vector<Pose> out;
+    for (std::size_t i = 0; i < n; ++i) {
+      out.push_back(Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(g(rng), g(rng), g(rng))));
+    }
+    return out;
+  };
+  const std::vector<Pose> pa = {kPoseA}, small = poses(64), large = poses(4096);
+  batch::BatchOptions two;
+  two.threads = 2;
+  (void)batch::distance(a, pa, b, small, two);  // creates the process-wide pool once
+  auto count = [&](const std::vector<Pose>& pb) {
+    return std::array<long, 3>{allocations_in([&] { (void)batch::intersect(a, pa, b, pb, two); }),
+                               allocations_in([&] { (void)batch::distance(a, pa, b, pb, two); }),
+                               allocations_in([&] { (void)batch::penetration(a, pa, b, pb, two); })};
+  };
+  const std::array<long, 3> n_small = count(small), n_large = count(large);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(n_small[static_cast<std::size_t>(k)], n_large[static_cast<std::size_t>(k)]) << "query kind " << k;
+    EXPECT_LT(n_large[static_cast<std::size_t>(k)], 64) << "query kind " << k;
+    EXPECT_GT(n_large[static_cast<std::size_t>(k)], 0) << "the output arrays are allocations the counter must see";
+  }
 }
 
 }  // namespace
