@@ -26,6 +26,11 @@ constexpr int kMultiplePricingColumns = 512;
 /// Safety factor on the rounding of a pricing value (at most n + 2 rounded operations of
 /// magnitude |y|_1, each within one epsilon) in the optimality shortcut of FastSolver::run.
 constexpr double kValueRoundingSlack = 4;
+/// The crash's direction is taken as the Farkas ray without a pivot (FastSolver::crash_separates)
+/// only when it separates the normalised sets by this many infeasibility tolerances: far outside
+/// the touching band, where phase one would end infeasible too (its optimum, the 1-norm of the
+/// closest residual, is at least the margin).
+constexpr double kCrashSeparationSlack = 16;
 
 /// The crash's direction, between the centres of A's and B's bounding boxes (box as in
 /// IntersectStorage: min A, max A, min B, max B).
@@ -59,23 +64,34 @@ void grow(Vector& v, Eigen::Index size) {
   if (v.size() < size) v.resize(size);
 }
 
+/// Dim > 0: the solver for n = Dim, every loop over the m = Dim + 2 rows of a known length (the
+/// compiler unrolls them; at n = 3 the loop control was a large part of a pivot); Dim = 0: any n.
+template <int Dim>
 class FastSolver {
  public:
   FastSolver(IntersectStorage& s, int n, int na, int nb, const SimplexOptions& options)
-      : s_(s), n_(n), na_(na), nb_(nb), cols_(na + nb), m_(n + 2), opt_(options) {}
+      : s_(s), n_runtime_(n), na_(na), nb_(nb), cols_(na + nb), m_runtime_(n + 2), opt_(options) {}
 
   FastResult run();
 
  private:
+  int n() const {
+    if constexpr (Dim > 0) return Dim;
+    return n_runtime_;
+  }
+  int m() const {
+    if constexpr (Dim > 0) return Dim + 2;
+    return m_runtime_;
+  }
   bool artificial(int j) const { return j >= cols_; }
   int basic(int r) const { return s_.basis[static_cast<std::size_t>(r)]; }
-  auto binv() { return s_.binv.topLeftCorner(m_, m_); }
-  auto points() { return s_.points.topLeftCorner(cols_, n_); }
-  auto xb() { return s_.xb.head(m_); }
-  auto y() { return s_.y.head(m_); }
-  auto alpha() { return s_.alpha.head(m_); }
+  auto binv() { return s_.binv.topLeftCorner(m(), m()); }
+  auto points() { return s_.points.topLeftCorner(cols_, n()); }
+  auto xb() { return s_.xb.head(m()); }
+  auto y() { return s_.y.head(m()); }
+  auto alpha() { return s_.alpha.head(m()); }
   /// Row of the convexity constraint that holds column j (j structural).
-  int convexity_row(int j) const { return j < na_ ? n_ : n_ + 1; }
+  int convexity_row(int j) const { return j < na_ ? n() : n() + 1; }
 
   void write_column(int j, Eigen::Ref<Eigen::VectorXd> out) {
     if (artificial(j)) {
@@ -83,9 +99,9 @@ class FastSolver {
       out[j - cols_] = s_.sign[j - cols_];
       return;
     }
-    out.head(n_) = points().row(j).transpose();
-    out[n_] = j < na_ ? 1.0 : 0.0;
-    out[n_ + 1] = j < na_ ? 0.0 : 1.0;
+    out.head(n()) = points().row(j).transpose();
+    out[n()] = j < na_ ? 1.0 : 0.0;
+    out[n() + 1] = j < na_ ? 0.0 : 1.0;
   }
   /// alpha = B^-1 (column j).
   void compute_alpha(int j) {
@@ -95,33 +111,47 @@ class FastSolver {
     if (artificial(j)) {
       const double sign = s_.sign[j - cols_];
       const double* col = s_.binv.data() + (j - cols_) * ld;
-      for (int i = 0; i < m_; ++i) al[i] = sign * col[i];
+      for (int i = 0; i < m(); ++i) al[i] = sign * col[i];
       return;
     }
     // The point's coordinates are a strided row of the store: gathered first, so that the
     // kernel reads the inverse's contiguous columns with a contiguous multiplier vector.
     const std::ptrdiff_t ld_points = s_.points.outerStride();
     const double* point = s_.points.data() + j;
+    if constexpr (Dim > 0) {
+      // The kernel's sums in its order, inline: at m = 5 the call and its dispatch cost more
+      // than the 15 products.
+      const double* inv = s_.binv.data();
+      const double* base = inv + convexity_row(j) * ld;
+      double p[Dim];
+      for (int c = 0; c < Dim; ++c) p[c] = point[c * ld_points];
+      for (int i = 0; i < m(); ++i) {
+        double acc = base[i];
+        for (int c = 0; c < Dim; ++c) acc += p[c] * inv[c * ld + i];
+        al[i] = acc;
+      }
+      return;
+    }
     double* coords = s_.coords.data();
-    for (int c = 0; c < n_; ++c) coords[c] = point[c * ld_points];
+    for (int c = 0; c < n(); ++c) coords[c] = point[c * ld_points];
     const double* col = s_.binv.data() + convexity_row(j) * ld;
-    for (int i = 0; i < m_; ++i) al[i] = col[i];
-    add_column_combination(s_.binv.data(), ld, m_, n_, coords, al);
+    for (int i = 0; i < m(); ++i) al[i] = col[i];
+    add_column_combination(s_.binv.data(), ld, m(), n(), coords, al);
   }
   /// v = P d over the stored points, plus `shift_a` on A's rows and `shift_b` on B's.
   void points_times(const double* d, double shift_a, double shift_b) {
     auto v = s_.values.head(cols_);
     v.head(na_).setConstant(shift_a);
     v.tail(nb_).setConstant(shift_b);
-    add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n_, d, s_.values.data());
+    add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n(), d, s_.values.data());
   }
   /// The first column where d . p + shift_a (A's points) or d . p + shift_b (B's) is largest.
   ArgMax largest(const double* d, double shift_a, double shift_b) {
-    return largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n_, d, shift_a, shift_b);
+    return largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n(), d, shift_a, shift_b);
   }
   /// The same over one set's rows [first, first + count), with one shift.
   ArgMax largest_in(int first, int count, const double* d) {
-    return largest_column_combination(s_.points.data() + first, s_.points.outerStride(), count, count, n_, d, 0.0,
+    return largest_column_combination(s_.points.data() + first, s_.points.outerStride(), count, count, n(), d, 0.0,
                                       0.0);
   }
   /// Phase-one multipliers y = B^-T c_B (cost 1 on artificial columns, 0 on points), from
@@ -130,15 +160,15 @@ class FastSolver {
     const std::ptrdiff_t ld = s_.binv.outerStride();
     const double* inv = s_.binv.data();
     double* y = s_.y.data();
-    for (int c = 0; c < m_; ++c) y[c] = 0;
-    for (int r = 0; r < m_; ++r) {
+    for (int c = 0; c < m(); ++c) y[c] = 0;
+    for (int r = 0; r < m(); ++r) {
       if (!artificial(basic(r))) continue;
-      for (int c = 0; c < m_; ++c) y[c] += inv[c * ld + r];
+      for (int c = 0; c < m(); ++c) y[c] += inv[c * ld + r];
     }
   }
   double artificial_sum() {
     double sum = 0;
-    for (int r = 0; r < m_; ++r) {
+    for (int r = 0; r < m(); ++r) {
       if (artificial(basic(r))) sum += std::max(s_.xb[r], 0.0);
     }
     return sum;
@@ -150,6 +180,7 @@ class FastSolver {
 
   bool values_stay_optimal(const double* old_y) const;
   void crash();
+  bool crash_separates();
   bool warm_start();
   bool refactor();
   int price(bool bland, double& value);
@@ -159,8 +190,8 @@ class FastSolver {
     const double* y = s_.y.data();
     const double* p = s_.points.data() + j;
     const Eigen::Index ld = s_.points.outerStride();
-    double acc = j < na_ ? y[n_] : y[n_ + 1];
-    for (int c = 0; c < n_; ++c) acc += y[c] * p[c * ld];
+    double acc = j < na_ ? y[n()] : y[n() + 1];
+    for (int c = 0; c < n(); ++c) acc += y[c] * p[c * ld];
     return acc;
   }
   int price_excluding_basic(bool bland, double& value);
@@ -168,11 +199,11 @@ class FastSolver {
   void pivot(int row, int entering, double value);
 
   IntersectStorage& s_;
-  int n_;
+  int n_runtime_;
   int na_;
   int nb_;
   int cols_;
-  int m_;
+  int m_runtime_;
   const SimplexOptions& opt_;
   /// Largest value of the last fused full pricing pass (all columns), +inf when the last pass
   /// was not one: the optimality shortcut in run() starts from it.
@@ -181,7 +212,8 @@ class FastSolver {
   int candidate_count_ = 0;
 };
 
-void FastSolver::crash() {
+template <int Dim>
+void FastSolver<Dim>::crash() {
   // The support point of A towards B and of B towards A (directions between the centres of
   // the two bounding boxes), each basic in its convexity row at level 1; the coordinate rows
   // take artificial columns signed so that their levels |residual| are >= 0. With u = a', v = -b'
@@ -191,7 +223,7 @@ void FastSolver::crash() {
   int sb = s_.crash_b;
   if (sa < 0 || sb < 0) {
     double* dir = s_.y.data();  // y is free until the first pricing
-    crash_direction(n_, s_.box.data(), dir);
+    crash_direction(n(), s_.box.data(), dir);
     sa = largest_in(0, na_, dir).index;
     sb = largest_in(na_, nb_, dir).index;
   }
@@ -201,46 +233,76 @@ void FastSolver::crash() {
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
   auto inv = binv();
   inv.setZero();
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     const double residual = -(s_.points(sa, i) + s_.points(sb, i));
     const double sign = residual < 0 ? -1.0 : 1.0;
     s_.sign[i] = sign;
     inv(i, i) = sign;
-    inv(i, n_) = -sign * s_.points(sa, i);
-    inv(i, n_ + 1) = -sign * s_.points(sb, i);
+    inv(i, n()) = -sign * s_.points(sa, i);
+    inv(i, n() + 1) = -sign * s_.points(sb, i);
     s_.xb[i] = std::abs(residual);
     set_basic(i, cols_ + i);
   }
-  inv(n_, n_) = 1;
-  inv(n_ + 1, n_ + 1) = 1;
-  s_.xb[n_] = 1;
-  s_.xb[n_ + 1] = 1;
-  set_basic(n_, sa);
-  set_basic(n_ + 1, sb);
+  inv(n(), n()) = 1;
+  inv(n() + 1, n() + 1) = 1;
+  s_.xb[n()] = 1;
+  s_.xb[n() + 1] = 1;
+  set_basic(n(), sa);
+  set_basic(n() + 1, sb);
   // The multipliers of this basis, compute_y's sums written out: the artificial rows 0..n-1
   // hold sign_i in column i and -sign_i a'_i, -sign_i (-b'_i) in columns n, n+1; added in row
   // order from 0 as compute_y adds them (the zeros add exactly), so the bits are the same.
   double* y = s_.y.data();
-  y[n_] = 0;
-  y[n_ + 1] = 0;
-  for (int i = 0; i < n_; ++i) {
+  y[n()] = 0;
+  y[n() + 1] = 0;
+  for (int i = 0; i < n(); ++i) {
     y[i] = s_.sign[i];
-    y[n_] += inv(i, n_);
-    y[n_ + 1] += inv(i, n_ + 1);
+    y[n()] += inv(i, n());
+    y[n() + 1] += inv(i, n() + 1);
   }
 }
 
-bool FastSolver::warm_start() {
+template <int Dim>
+bool FastSolver<Dim>::crash_separates() {
+  // The crash found the support point a'_s of A along d (the direction between the box centres)
+  // and the support point -b'_s of B along -d. When d . a'_s < d . b'_s by a clear margin, d
+  // already separates the sets: y = (d, -d . a'_s, d . b'_s) is a Farkas ray of the phase-one LP
+  // (y . A_j <= 0 on every column, y . rhs > 0), the certificate a pivot sequence would end with,
+  // found without one. Pairs that are separated along the line of their centres (most separated
+  // pairs of a broad phase) then cost the input passes only. fast_answer checks the hyperplane on
+  // the input points as for any Farkas ray.
+  double* dir = s_.alpha.data();  // alpha is free until the first pivot
+  crash_direction(n(), s_.box.data(), dir);
+  const int sa = basic(n());
+  const int sb = basic(n() + 1);
+  double high_a = 0;
+  double low_b = 0;  // d . b'_s (B's rows hold -b')
+  double norm2 = 0;
+  for (int i = 0; i < n(); ++i) {
+    high_a += dir[i] * s_.points(sa, i);
+    low_b -= dir[i] * s_.points(sb, i);
+    norm2 += dir[i] * dir[i];
+  }
+  if (!(low_b - high_a > kCrashSeparationSlack * opt_.infeasibility_tolerance * std::sqrt(norm2))) return false;
+  double* y = s_.y.data();
+  for (int i = 0; i < n(); ++i) y[i] = dir[i];
+  y[n()] = -high_a;
+  y[n() + 1] = low_b;
+  return true;
+}
+
+template <int Dim>
+bool FastSolver<Dim>::warm_start() {
   // The previous basis on the new data. Artificial levels that came out negative are made
   // positive by flipping the sign of their column (which negates that row of the inverse); a
   // negative point weight would need a repair phase, and the crash basis is as good a start.
   std::fill(s_.is_basic.begin(), s_.is_basic.begin() + cols_, 0);
-  for (int r = 0; r < m_; ++r) {
+  for (int r = 0; r < m(); ++r) {
     if (!artificial(basic(r))) s_.is_basic[static_cast<std::size_t>(basic(r))] = 1;
   }
   if (!refactor()) return false;
   const double feas = opt_.feasibility_tolerance;
-  for (int r = 0; r < m_; ++r) {
+  for (int r = 0; r < m(); ++r) {
     const int j = basic(r);
     if (artificial(j)) {
       if (s_.xb[r] < 0) {
@@ -255,17 +317,18 @@ bool FastSolver::warm_start() {
   return true;
 }
 
-bool FastSolver::refactor() {
+template <int Dim>
+bool FastSolver<Dim>::refactor() {
   // Gauss-Jordan with partial pivoting on the basis matrix; then x_B = B^-1 (e_n + e_{n+1}).
-  auto bm = s_.factor.topLeftCorner(m_, m_);
-  for (int r = 0; r < m_; ++r) write_column(basic(r), bm.col(r));
+  auto bm = s_.factor.topLeftCorner(m(), m());
+  for (int r = 0; r < m(); ++r) write_column(basic(r), bm.col(r));
   auto inv = binv();
   inv.setIdentity();
   const double scale = std::max(1.0, bm.cwiseAbs().maxCoeff());
-  for (int k = 0; k < m_; ++k) {
+  for (int k = 0; k < m(); ++k) {
     int p = k;
     double best = std::abs(bm(k, k));
-    for (int i = k + 1; i < m_; ++i) {
+    for (int i = k + 1; i < m(); ++i) {
       if (std::abs(bm(i, k)) > best) {
         best = std::abs(bm(i, k));
         p = i;
@@ -279,18 +342,19 @@ bool FastSolver::refactor() {
     const double inv_pivot = 1.0 / bm(k, k);
     bm.row(k) *= inv_pivot;
     inv.row(k) *= inv_pivot;
-    for (int i = 0; i < m_; ++i) {
+    for (int i = 0; i < m(); ++i) {
       const double f = bm(i, k);
       if (i == k || f == 0) continue;
       bm.row(i) -= f * bm.row(k);
       inv.row(i) -= f * inv.row(k);
     }
   }
-  xb() = inv.col(n_) + inv.col(n_ + 1);
+  xb() = inv.col(n()) + inv.col(n() + 1);
   return true;
 }
 
-int FastSolver::price(bool bland, double& value) {
+template <int Dim>
+int FastSolver<Dim>::price(bool bland, double& value) {
   // Value of column j: y^T A_j = y_x . p_j + y_{convexity row}; its reduced cost is -value.
   // Dantzig in one pass over both sets, the values never stored: the largest value over all columns,
   // basic ones included. Basic columns have value 0 up to rounding, so when that largest value
@@ -304,8 +368,8 @@ int FastSolver::price(bool bland, double& value) {
     if (q >= 0) return q;
   }
   int lanes[kLargestLanes];
-  const ArgMax best = largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n_, s_.y.data(),
-                                                 s_.y[n_], s_.y[n_ + 1], multiple ? lanes : nullptr);
+  const ArgMax best = largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n(), s_.y.data(),
+                                                 s_.y[n()], s_.y[n() + 1], multiple ? lanes : nullptr);
   if (multiple) {
     candidate_count_ = 0;
     for (const int j : lanes) {
@@ -319,7 +383,8 @@ int FastSolver::price(bool bland, double& value) {
   return best.index;
 }
 
-int FastSolver::price_candidates(double& value) {
+template <int Dim>
+int FastSolver<Dim>::price_candidates(double& value) {
   // The best improving candidate (first index on ties), or -1: then the caller prices every
   // column. Candidates that became basic are skipped.
   int q = -1;
@@ -337,12 +402,13 @@ int FastSolver::price_candidates(double& value) {
   return q;
 }
 
-int FastSolver::price_excluding_basic(bool bland, double& value) {
+template <int Dim>
+int FastSolver<Dim>::price_excluding_basic(bool bland, double& value) {
   // Basic columns are excluded explicitly (their value is 0 only up to rounding).
   last_full_max_ = std::numeric_limits<double>::infinity();
-  points_times(s_.y.data(), s_.y[n_], s_.y[n_ + 1]);
+  points_times(s_.y.data(), s_.y[n()], s_.y[n() + 1]);
   auto v = s_.values.head(cols_);
-  for (int r = 0; r < m_; ++r) {
+  for (int r = 0; r < m(); ++r) {
     if (!artificial(basic(r))) v[basic(r)] = kMinusInf;
   }
   const double tol = opt_.optimality_tolerance;
@@ -366,20 +432,21 @@ int FastSolver::price_excluding_basic(bool bland, double& value) {
   return -1;
 }
 
-int FastSolver::ratio_test(bool& degenerate) {
+template <int Dim>
+int FastSolver<Dim>::ratio_test(bool& degenerate) {
   // Harris two-pass test with Bland's leaving rule on degenerate steps, as in the general
   // solver (simplex_method.cpp, SimplexSolver::ratio_test), phase one only.
   auto al = alpha();
   const double piv = opt_.pivot_tolerance * std::max(1.0, al.cwiseAbs().maxCoeff());
   const double feas = opt_.feasibility_tolerance;
   double theta_max = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < m_; ++i) {
+  for (int i = 0; i < m(); ++i) {
     if (al[i] > piv) theta_max = std::min(theta_max, (std::max(s_.xb[i], 0.0) + feas) / al[i]);
   }
   if (!std::isfinite(theta_max)) return -1;
   int row = -1;
   double row_alpha = 0;
-  for (int i = 0; i < m_; ++i) {
+  for (int i = 0; i < m(); ++i) {
     if (al[i] > piv && std::max(s_.xb[i], 0.0) / al[i] <= theta_max && al[i] > row_alpha) {
       row = i;
       row_alpha = al[i];
@@ -389,7 +456,7 @@ int FastSolver::ratio_test(bool& degenerate) {
   if (!degenerate) return row;
   int bland_row = -1;
   int bland_index = 0;
-  for (int i = 0; i < m_; ++i) {
+  for (int i = 0; i < m(); ++i) {
     if (al[i] > piv && s_.xb[i] <= feas && s_.xb[i] / al[i] <= theta_max) {
       if (bland_row < 0 || basic(i) < bland_index) {
         bland_row = i;
@@ -400,14 +467,15 @@ int FastSolver::ratio_test(bool& degenerate) {
   return bland_row >= 0 ? bland_row : row;
 }
 
-void FastSolver::pivot(int row, int entering, double value) {
+template <int Dim>
+void FastSolver<Dim>::pivot(int row, int entering, double value) {
   // Product-form update of the explicit inverse as one rank-1 update over its contiguous
   // columns: new row r = old row r / alpha_r, every other row i -= alpha_i * new row r. The
   // multipliers follow in O(m): y += d_q * (new row r), d_q = -value the entering reduced cost.
   // Raw loops: at m = 5 Eigen's per-column alignment bookkeeping costs more than the flops.
   // Each element is updated as inv - (f * alpha), the rounding of the vector expression; the
   // pivot row is then overwritten with its new value.
-  const int m = m_;
+  const int rows = m();
   const std::ptrdiff_t ld = s_.binv.outerStride();
   double* inv = s_.binv.data();
   const double* al = s_.alpha.data();
@@ -415,25 +483,28 @@ void FastSolver::pivot(int row, int entering, double value) {
   double* new_row = s_.factor.data();  // factor is scratch outside refactor()
   const double ar = al[row];
   const double theta = std::max(xb[row], 0.0) / ar;
-  for (int i = 0; i < m; ++i) xb[i] -= theta * al[i];
+  for (int i = 0; i < rows; ++i) xb[i] -= theta * al[i];
   xb[row] = theta;
-  for (int c = 0; c < m; ++c) new_row[c] = inv[c * ld + row] / ar;
-  if (m >= kWideUpdateRows) {
-    subtract_outer_product(inv, ld, m, m, al, new_row);
-    for (int c = 0; c < m; ++c) inv[c * ld + row] = new_row[c];
-  } else if (m == kThreeDimensionalRows) {
-    update_small<kThreeDimensionalRows>(inv, ld, m, row, al, new_row);
+  // One division, then products: the divisions' latency was the update's longest chain.
+  const double inv_ar = 1.0 / ar;
+  for (int c = 0; c < rows; ++c) new_row[c] = inv[c * ld + row] * inv_ar;
+  if (rows >= kWideUpdateRows) {
+    subtract_outer_product(inv, ld, rows, rows, al, new_row);
+    for (int c = 0; c < rows; ++c) inv[c * ld + row] = new_row[c];
+  } else if (rows == kThreeDimensionalRows) {
+    update_small<kThreeDimensionalRows>(inv, ld, rows, row, al, new_row);
   } else {
-    update_small<0>(inv, ld, m, row, al, new_row);
+    update_small<0>(inv, ld, rows, row, al, new_row);
   }
   double* y = s_.y.data();
-  for (int c = 0; c < m; ++c) y[c] -= value * new_row[c];
+  for (int c = 0; c < rows; ++c) y[c] -= value * new_row[c];
   const int leaving = basic(row);
   if (!artificial(leaving)) s_.is_basic[static_cast<std::size_t>(leaving)] = 0;
   set_basic(row, entering);
 }
 
-bool FastSolver::values_stay_optimal(const double* old_y) const {
+template <int Dim>
+bool FastSolver<Dim>::values_stay_optimal(const double* old_y) const {
   // The last full pass found every value y_old . A_j <= last_full_max_ <= tolerance. With the
   // fresh y, value_j changes by (y - y_old) . A_j, at most |dy_x|_1 max|p| + max(|dy_n|,
   // |dy_n+1|), and the normalised coordinates are within [-1, 1] (2 allows their rounding).
@@ -444,21 +515,30 @@ bool FastSolver::values_stay_optimal(const double* old_y) const {
   const double* y = s_.y.data();
   double change = 0;
   double size = 0;
-  for (int i = 0; i < n_; ++i) {
+  for (int i = 0; i < n(); ++i) {
     change += std::abs(y[i] - old_y[i]);
     size += std::max(std::abs(y[i]), std::abs(old_y[i]));
   }
-  change = 2 * change + std::max(std::abs(y[n_] - old_y[n_]), std::abs(y[n_ + 1] - old_y[n_ + 1]));
-  size = 2 * size + std::max({std::abs(y[n_]), std::abs(y[n_ + 1]), std::abs(old_y[n_]), std::abs(old_y[n_ + 1])});
-  const double rounding = kValueRoundingSlack * (n_ + 2) * std::numeric_limits<double>::epsilon() * size;
+  change = 2 * change + std::max(std::abs(y[n()] - old_y[n()]), std::abs(y[n() + 1] - old_y[n() + 1]));
+  size = 2 * size + std::max({std::abs(y[n()]), std::abs(y[n() + 1]), std::abs(old_y[n()]), std::abs(old_y[n() + 1])});
+  const double rounding = kValueRoundingSlack * (n() + 2) * std::numeric_limits<double>::epsilon() * size;
   return last_full_max_ + change + 2 * rounding <= opt_.optimality_tolerance;
 }
 
-FastResult FastSolver::run() {
+template <int Dim>
+FastResult FastSolver<Dim>::run() {
   FastResult result;
-  const bool warm = opt_.warm_start && s_.n == n_ && s_.count_a == na_ && s_.count_b == nb_ && warm_start();
+  const bool warm = opt_.warm_start && s_.n == n() && s_.count_a == na_ && s_.count_b == nb_ && warm_start();
   if (!warm) crash();
   result.warm_started = warm;
+  if (!warm && crash_separates()) {
+    // The crash basis is a valid basis to warm-start the next query from.
+    result.outcome = FastOutcome::infeasible;
+    s_.n = n();
+    s_.count_a = na_;
+    s_.count_b = nb_;
+    return result;
+  }
   s_.n = -1;  // the stored basis is valid again only after a finished solve
   const bool bland_only = opt_.pricing == PricingRule::bland;
   int degenerate_run = 0;
@@ -488,7 +568,7 @@ FastResult FastSolver::run() {
     if (q < 0) {
       if (!fresh_y) {  // confirm the optimum with multipliers computed from scratch
         double* old_y = s_.alpha.data();  // free until the next pivot
-        for (int c = 0; c < m_; ++c) old_y[c] = s_.y[c];
+        for (int c = 0; c < m(); ++c) old_y[c] = s_.y[c];
         compute_y();
         fresh_y = true;
         if (values_stay_optimal(old_y)) {
@@ -510,7 +590,7 @@ FastResult FastSolver::run() {
     ++result.iterations;
     ++since_refactor;
   }
-  s_.n = n_;
+  s_.n = n();
   s_.count_a = na_;
   s_.count_b = nb_;
   return result;
@@ -524,7 +604,10 @@ namespace {
 // each point's coordinates in registers, instead of one strided pass per coordinate whose loop
 // overhead dominates at small N. Same operations per element, in the same order over the points.
 
-/// Box of p into lo and hi; returns the sum of x - x over its coordinates (see load_points).
+/// Box of p into lo and hi; returns 0 when the sum of each coordinate over the points is finite,
+/// else NaN (see load_points): a NaN or infinite coordinate makes its sum NaN or infinite (at
+/// half the cost of summing x - x per coordinate); finite coordinates near DBL_MAX may overflow
+/// the sum too, and then load_points' caller checks every coordinate exactly.
 /// Four points per step, their minima, maxima and probes combined before they meet the running
 /// ones, so that each running value waits on one operation per four points instead of one per
 /// point (the pass was bound by that latency). Minimum and maximum are exact and the probes are
@@ -549,7 +632,7 @@ double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
       const double x1 = col[stride + i];
       const double x2 = col[2 * stride + i];
       const double x3 = col[3 * stride + i];
-      sum[i] += ((x0 - x0) + (x1 - x1)) + ((x2 - x2) + (x3 - x3));
+      sum[i] += (x0 + x1) + (x2 + x3);
       low[i] = std::min(low[i], std::min(std::min(x0, x1), std::min(x2, x3)));
       high[i] = std::max(high[i], std::max(std::max(x0, x1), std::max(x2, x3)));
     }
@@ -557,7 +640,7 @@ double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
   for (; j < count; ++j, col += stride) {
     for (int i = 0; i < Dim; ++i) {
       const double x = col[i];
-      sum[i] += x - x;
+      sum[i] += x;
       low[i] = std::min(low[i], x);
       high[i] = std::max(high[i], x);
     }
@@ -566,7 +649,7 @@ double fixed_dimension_box(const PointsRef& p, double* lo, double* hi) {
   for (int i = 0; i < Dim; ++i) {
     lo[i] = low[i];
     hi[i] = high[i];
-    finite += sum[i];
+    finite += sum[i] - sum[i];
   }
   return finite;
 }
@@ -609,7 +692,7 @@ bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s) {
   if (s.basis.size() < static_cast<std::size_t>(m)) s.basis.resize(static_cast<std::size_t>(m));
   if (s.is_basic.size() < static_cast<std::size_t>(cols)) s.is_basic.resize(static_cast<std::size_t>(cols));
   // One read-only pass per set: bounding box, and x - x (0 for finite x, NaN otherwise) summed
-  // as the finiteness test. Point by point (each input column read contiguously), the running
+  // as the finiteness test (at n = 3 with few points, the sum of x, see fixed_dimension_box). Point by point (each input column read contiguously), the running
   // minimum, maximum and probe of each coordinate independent of the others', so that the n
   // chains overlap instead of one strided pass per coordinate waiting on each comparison. The
   // points are stored by normalise_points, already normalised.
@@ -703,8 +786,8 @@ double normalise_points(const PointsRef& a, const PointsRef& b, IntersectStorage
 }
 
 FastResult solve_intersect_fast(int n, int na, int nb, IntersectStorage& s, const SimplexOptions& options) {
-  FastSolver solver(s, n, na, nb, options);
-  return solver.run();
+  if (n == 3) return FastSolver<3>(s, n, na, nb, options).run();
+  return FastSolver<0>(s, n, na, nb, options).run();
 }
 
 }  // namespace proxima::lp::detail

@@ -39,7 +39,9 @@ struct FastResult {
 
 /// Sizes the storage for (n, |A|, |B|) (a and b non-empty, n rows each) and writes the bounding
 /// boxes of A and of B into storage.box, in one read-only pass over the input. Returns false
-/// when a coordinate is NaN or infinite (the caller then reports which).
+/// when a coordinate is NaN or infinite (the caller then reports which), and may also return
+/// false for finite coordinates near DBL_MAX whose sum overflows (at n = 3 below 32 points per
+/// set): the caller's exact check then finds nothing to report and the query goes on.
 bool load_points(const PointsRef& a, const PointsRef& b, IntersectStorage& s);
 
 /// Completes storage.box with the centre of both boxes and returns the half-extent (inf-norm)

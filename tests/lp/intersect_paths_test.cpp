@@ -166,5 +166,63 @@ TEST(LpIntersectPaths, LargeSetsWithMultiplePricingAgreeWithFullPricingAndTheGen
   EXPECT_GE((total - hits) * 5, total) << hits << " of " << total;
 }
 
+TEST(LpIntersectPaths, PairsSeparatedAlongTheCentreLineNeedNoPivot) {
+  // The crash's direction (between the two boxes' centres) is taken as the Farkas ray without a
+  // pivot when it separates the sets by a clear margin (intersect_fast.cpp, crash_separates).
+  // Clouds pulled apart along a random direction: every answer is separated, certified on the
+  // input points, agrees with CGAL's exact LP, and costs no pivot; the fixed-dimension solver
+  // (n = 3) and the general one (other n) both take the shortcut.
+  const unsigned seed = 4242;
+  testing::CaseGenerator gen(seed);
+  int shortcuts = 0;
+  int total = 0;
+  for (const int n : {2, 3, 5, 10}) {
+    for (int t = 0; t < 20; ++t) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + " n " + std::to_string(n) + " case " + std::to_string(t));
+      const Eigen::MatrixXd a = gen.cloud(n, 8 + 3 * t, 1);
+      Eigen::MatrixXd b = gen.cloud(n, 5 + 2 * t, 1);
+      const Eigen::VectorXd dir = gen.cloud(n, 1, 1).col(0).normalized();
+      b.colwise() += (2.5 + 0.1 * t) * dir;  // the unit balls' hulls are apart by >= 0.5
+      ASSERT_FALSE(oracle::exact_intersect(a, b));
+      LpWorkspace ws;
+      const LpIntersectResult r = intersect(a, b, ws);
+      ++total;
+      EXPECT_TRUE(r.converged);
+      EXPECT_FALSE(r.intersect);
+      EXPECT_TRUE(check_separation(a, b, r.separating_normal, r.separating_offset).valid);
+      shortcuts += r.iterations == 0 ? 1 : 0;
+    }
+  }
+  // Points on the unit sphere shifted by more than 2.5: the box centres' line separates them
+  // whenever the boxes' centres are near the balls' centres, which is nearly always.
+  EXPECT_GE(shortcuts * 10, total * 9) << shortcuts << " of " << total;
+}
+
+TEST(LpIntersectPaths, PairsNotSeparatedAlongTheCentreLinePivot) {
+  // Two parallel segments 0.1 apart, the second shifted along them: the centre line (1, 0.1)
+  // does not separate them (A's end at x = 10 is beyond B's start along it), the plane y = 0.05
+  // does. The shortcut must not answer; the pivots find a separating plane.
+  for (const int n : {2, 3, 4}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, 2);
+    Eigen::MatrixXd b = Eigen::MatrixXd::Zero(n, 2);
+    a(0, 1) = 10;
+    b(0, 0) = 1;
+    b(0, 1) = 11;
+    b(1, 0) = 0.1;
+    b(1, 1) = 0.1;
+    const LpIntersectResult r = intersect(a, b);
+    EXPECT_TRUE(r.converged);
+    EXPECT_FALSE(r.intersect);
+    EXPECT_GT(r.iterations, 0);
+    EXPECT_TRUE(check_separation(a, b, r.separating_normal, r.separating_offset).valid);
+    // Every separating plane is y = const (tilted only along the unused coordinates, which
+    // shrinks its margin): the margin is positive and at most the gap 0.1.
+    EXPECT_GT(r.margin, 0);
+    EXPECT_LE(r.margin, 0.1 + 1e-12);
+    EXPECT_GT(r.separating_normal[1], 0);
+  }
+}
+
 }  // namespace
 }  // namespace proxima::lp
