@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include <proxima/ipm/distance.hpp>
 
+#include <proxima/lp/simplex_method.hpp>
+
 #include <cmath>
+#include <limits>
 
 namespace proxima::ipm {
 namespace detail {
@@ -156,9 +159,57 @@ const Superquadric* single_superquadric(const Object& o) {
   return std::get_if<Superquadric>(&o.parts().front().primitive().variant());
 }
 
+/// True when every part of the object is a halfspace: the object is a polytope, whose support
+/// is a linear program (polytope_support_upper).
+bool all_halfspaces(const Object& o) {
+  for (const auto& part : o.parts()) {
+    if (std::get_if<Halfspace>(&part.primitive().variant()) == nullptr) return false;
+  }
+  return !o.parts().empty();
+}
+
+/// The objects whose support bound below is exact (to rounding) whatever the interior-point
+/// iterate: a single superquadric, or a polytope of halfspaces.
+bool exact_support(const Object& o) { return single_superquadric(o) != nullptr || all_halfspaces(o); }
+
+/// Upper bound of max n . a over an object of halfspaces g_k . a <= h_k (world frame), from the
+/// LP dual of that maximum, min h^T lambda s.t. G^T lambda = n, lambda >= 0, solved by the
+/// simplex method (lp/simplex_method.hpp). Any lambda >= 0 bounds it: with r = n - G^T lambda
+/// and the bounding sphere (centre c, radius R) holding the object,
+///   n . a = sum_k lambda_k g_k . a + r . a <= lambda^T h + r . c + |r| R,
+/// so rounding in the LP's answer only adds its residual's share. Needs no multiplier of the
+/// interior-point iterate: at a degenerate optimum (a vertex against a face, several faces
+/// nearly active) those converge only linearly, while this bound is tight as soon as the
+/// normal n is. +inf when the LP is not solved (an unbounded or empty object). `p` is any
+/// world point (the halfspaces' offsets are read off their values there).
+double polytope_support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p) {
+  const Eigen::Index k_count = static_cast<Eigen::Index>(o.parts().size());
+  Eigen::MatrixXd g(3, k_count);
+  Eigen::VectorXd h(k_count);
+  const Vec3 local = pose.apply_inverse(p);
+  LocalEval e;
+  for (Eigen::Index k = 0; k < k_count; ++k) {
+    const Part& part = o.parts()[static_cast<std::size_t>(k)];
+    part.primitive().evaluate(part.to_primitive(local), kIpmPowerCurvatureFloor, e);
+    // The part's value is affine in the world point: c_k(q) = g_k . (q - p) + c_k(p).
+    const Vec3 gk = pose.rotation() * (part.inverse_linear().transpose() * e.gradient);
+    g.col(k) = gk;
+    h[k] = gk.dot(p) - e.value;
+  }
+  if (!g.allFinite() || !h.allFinite()) return std::numeric_limits<double>::infinity();
+  lp::SimplexWorkspace ws;
+  const lp::SimplexResult r = lp::solve(g, n, h, ws);
+  if (r.outcome != lp::LpOutcome::optimal) return std::numeric_limits<double>::infinity();
+  const Eigen::VectorXd lambda = ws.primal().cwiseMax(0.0);
+  const Vec3 residual = n - g * lambda;
+  const Vec3 centre = pose.apply(o.bounding_sphere().center);
+  return h.dot(lambda) + residual.dot(centre) + residual.norm() * o.bounding_sphere().radius;
+}
+
 /// Upper bound of max over the object (placed by pose) of n . a, world frame: the support
-/// bound for a single superquadric; otherwise from that side's KKT data at its answer point p
-/// (multipliers `lambda` of min -n.a, i.e. the distance multipliers / (2 d)): by convexity
+/// bound for a single superquadric, the LP bound for a polytope of halfspaces; otherwise from
+/// that side's KKT data at its answer point p (multipliers `lambda` of min -n.a, i.e. the
+/// distance multipliers / (2 d)): by convexity
 ///   n . a <= n . p + sum_k nu_k |c_k(p)| + |n - sum nu_k grad c_k(p)| * diameter.
 double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu) {
   if (const Superquadric* sq = single_superquadric(o)) {
@@ -166,6 +217,7 @@ double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec
     const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * n);
     return n.dot(pose.apply(part.translation())) + superquadric_support_bound(*sq, m);
   }
+  if (all_halfspaces(o)) return polytope_support_upper(o, pose, n, p);
   const Vec3 local = pose.apply_inverse(p);
   Vec3 residual = n;
   double slack = 0;
@@ -291,8 +343,29 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     return false;
   };
   SolverOutput<6> out = solve(problem, z0, lambda0, mu0, options, ws_, stop);
+  bool support_certified = false;
+  double support_gap = kNaN;
+  // The KKT certificate is out of reach at a sharp tip (see the class comment), and comes only
+  // slowly at a degenerate optimum (a vertex against a face of two polytopes, more constraints
+  // nearly active than needed): certify by the separating plane through the answer instead,
+  // when one side's support can be bounded exactly (exact_support).
+  const auto certify_by_plane = [&] {
+    if (!fallback || out.termination == Termination::converged || out.termination == Termination::stopped) return;
+    if (!exact_support(a) && !exact_support(b)) return;
+    bool feasible = true;  // every iterate is; rounding in value() vs evaluate() aside
+    for (const auto& c : cs) feasible = feasible && constraint_value(c, out.z) <= 0;
+    if (!feasible) return;
+    const Vec3 xs = frame.origin + scale * out.z.head<3>();
+    const Vec3 ys = frame.origin + scale * out.z.tail<3>();
+    std::vector<double> world(m);
+    for (std::size_t k = 0; k < m; ++k) world[k] = ws_.lambda[k] * scale * scale;
+    const double upper = (ys - xs).norm();
+    support_gap = upper - support_lower_bound(a, pose_a, b, pose_b, xs, ys, world);
+    support_certified = support_gap <= kIpmSupportGapRelative * scale;
+  };
+  certify_by_plane();
   const bool open = out.termination != Termination::converged && out.termination != Termination::stopped;
-  if (fallback && open && !warm && !has_power_terms(a) && !has_power_terms(b)) {
+  if (fallback && open && !support_certified && !warm && !has_power_terms(a) && !has_power_terms(b)) {
     // Pairs of flat-faced parts (exponents >= kIpmReformulateBelow: no epigraph fallback) now
     // and then jam from the advanced cold start (IpmSweep at 30,000 per pair: 10 of 630,000
     // queries, all rounded_cuboid or pyramid pairs, against 4 from the interior points; the sets
@@ -303,24 +376,10 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
       const int used = out.iterations;
       out = solve(problem, interior_start, lambda0, mu0, retry, ws_, stop);
       out.iterations += used;
+      certify_by_plane();
     }
   }
-  bool support_certified = false;
-  double support_gap = kNaN;
   if (fallback && out.termination != Termination::converged && out.termination != Termination::stopped) {
-    // The KKT certificate is out of reach at a sharp tip (see the class comment); certify by
-    // the separating plane through the answer instead, when the supports can be bounded.
-    bool feasible = true;  // every iterate is; rounding in value() vs evaluate() aside
-    for (const auto& c : cs) feasible = feasible && constraint_value(c, out.z) <= 0;
-    if ((single_superquadric(a) != nullptr || single_superquadric(b) != nullptr) && feasible) {
-      const Vec3 xs = frame.origin + scale * out.z.head<3>();
-      const Vec3 ys = frame.origin + scale * out.z.tail<3>();
-      std::vector<double> world(m);
-      for (std::size_t k = 0; k < m; ++k) world[k] = ws_.lambda[k] * scale * scale;
-      const double upper = (ys - xs).norm();
-      support_gap = upper - support_lower_bound(a, pose_a, b, pose_b, xs, ys, world);
-      support_certified = support_gap <= kIpmSupportGapRelative * scale;
-    }
     // options_.max_iterations is the budget of the whole query: the reformulation gets what the
     // direct solve left. With nothing left the direct answer is reported as it stands (its
     // status says the cap was reached), never with more iterations than the cap.
@@ -525,7 +584,7 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
   r.gap = r.distance - std::sqrt(std::max(0.0, lower_sq));
   r.intersect = !(lower_sq > 0);
   if (out.termination != Termination::converged && r.distance > 0 &&
-      (single_superquadric(a) != nullptr || single_superquadric(b) != nullptr)) {
+      (exact_support(a) || exact_support(b))) {
     // As in run(): the separating plane through this answer may certify it.
     const double plane_gap = r.distance - support_lower_bound(a, pose_a, b, pose_b, x, y, multipliers_);
     if (plane_gap <= kIpmSupportGapRelative * scale) {
