@@ -5,13 +5,12 @@
 # install the package and build the examples/ consumer against the installed copy, then the
 # packaging stage (shared + static install trees, find_package and pkg-config consumers).
 # Each part prints its wall time. PROXIMA_CI_STAGES picks the stages after the main suite
-# (default "packaging"; "" for none). The hardening stages tools/ci/sanitizers.sh (the whole suite
-# under ASan+UBSan, the concurrency tests under TSan) and tools/ci/fuzz.sh (bounded libFuzzer runs
-# of every target from fuzz/corpus) are opt-in: on this 2-core machine they add two clang builds of
-# the library and the tests (the ASan one alone took 35 min of wall time at load 4, its suite
-# 8 min; docs/reliability.md); a quiet clean-clone run of all stages has not yet been timed
-# against CI's 90 minutes, so they stay out of the default until it has:
-#   PROXIMA_CI_STAGES="packaging sanitizers fuzz" bash tools/test.sh
+# (default "packaging sanitizers fuzz"; "" for none): packaging (shared + static install trees),
+# tools/ci/sanitizers.sh (the whole suite under ASan+UBSan, the concurrency tests under TSan) and
+# tools/ci/fuzz.sh (60 s of libFuzzer per target from fuzz/corpus). Timed end to end on a clean
+# clone with an empty ccache on this kind of 2-core machine (docs/reliability.md, "CI budget").
+# A quicker run without the hardening stages:
+#   PROXIMA_CI_STAGES="packaging" bash tools/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup-debian.sh
@@ -38,7 +37,7 @@ done
 echo "examples: built against the installed package and ran"
 stage_done "examples"
 
-for stage in ${PROXIMA_CI_STAGES-packaging}; do
+for stage in ${PROXIMA_CI_STAGES-packaging sanitizers fuzz}; do
   PROXIMA_PACKAGING_STATIC_FROM="$PWD/build" bash "tools/ci/$stage.sh"
   stage_done "$stage stage"
 done
