@@ -70,7 +70,9 @@ struct LpIntersectResult {
 /// Solver: phase one of the simplex method on the (n+2) x (|A|+|B|) LP by a structured revised
 /// simplex (src/lp/intersect_fast.hpp: pricing as one support scan over the normalised points,
 /// partial between full scans from 512 points in all, a crash basis of the two support points
-/// towards the other set's box centre, an explicit
+/// towards the other set's box centre (when the line between the box centres already separates
+/// the sets by more than 16 infeasibility tolerances, that direction is the Farkas ray and the
+/// answer takes 0 pivots), an explicit
 /// (n+2) x (n+2) basis inverse); when its certificate fails (singular basis, touching band) the
 /// general solver (simplex_method.hpp) decides from scratch, and `iterations` counts both.
 /// Cost: O(n (|A|+|B|) + n^2) per pivot. Pivots per query grow slowly with |A| + |B|
