@@ -125,8 +125,18 @@ void general_intersect(const PointsRef& a, const PointsRef& b, int n, LpWorkspac
   const double hi_a = detail::max_dot(a, normal);
   const double lo_b = detail::min_dot(b, normal);
   r.separating_normal = normal;
-  r.separating_offset = (hi_a + lo_b) / 2;
+  // Halved before adding: both may be near DBL_MAX.
+  r.separating_offset = hi_a / 2 + lo_b / 2;
   r.margin = lo_b - hi_a;
+  if (!std::isfinite(hi_a) || !std::isfinite(lo_b) || !std::isfinite(r.margin)) {
+    // Coordinates near DBL_MAX: normal . p, or the gap between the sets along the normal,
+    // overflows, and the plane cannot be stated (nor checked) in double precision. Not
+    // certified rather than an infinite offset or margin called converged (fuzz finding 4).
+    r.status = Status::degenerate_input;
+    r.detail = Detail::non_finite;
+    r.converged = false;
+    return;
+  }
   if (!(r.margin > 0)) {
     r.status = Status::degenerate_input;
     r.detail = Detail::touching;
@@ -240,8 +250,10 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
   };
   const double hi_a = extreme(a, true);
   const double lo_b = extreme(b, false);
-  if (!(lo_b - hi_a > 0)) return false;
-  r.separating_offset = (hi_a + lo_b) / 2;
+  // An overflowed extreme or gap (coordinates near DBL_MAX) goes to the general path, which
+  // reports it as not certified.
+  if (!(lo_b - hi_a > 0) || !std::isfinite(lo_b - hi_a)) return false;
+  r.separating_offset = hi_a / 2 + lo_b / 2;
   r.margin = lo_b - hi_a;
   r.converged = true;
   return true;

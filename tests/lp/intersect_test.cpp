@@ -3,6 +3,7 @@
 // random and adversarial pairs for n = 1, 2, 3, 4, 6, 10, 20, every certificate verified by the
 // independent check functions, special cases, warm starts and bad input.
 #include <proxima/core/error.hpp>
+#include <proxima/lp/contains.hpp>
 #include <proxima/lp/intersect.hpp>
 
 #include "lp/exact_lp_oracle.hpp"
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -184,6 +186,37 @@ TEST(LpIntersect, WarmStartAcrossSmallMotionsSavesPivots) {
   // A basis that kept the repair column is not reused (rare); every other step starts warm.
   EXPECT_GT(warm_starts, 20 * 59 * 9 / 10);
   EXPECT_LT(warm_pivots * 2, cold_pivots) << "warm " << warm_pivots << " cold " << cold_pivots;
+}
+
+TEST(LpIntersect, PlaneThatOverflowsIsNotCertified) {
+  // Fuzz finding 4 (docs/reliability.md): with coordinates near DBL_MAX the separating plane's
+  // offset or margin overflows. The answer must not be "converged" with an infinite margin.
+  // 1-D, 1.5e308 apart on each side: the margin, 3e308, is not a double.
+  Eigen::MatrixXd a(1, 2);
+  a << -1.5e308, -1.6e308;
+  Eigen::MatrixXd b(1, 1);
+  b << 1.5e308;
+  const LpIntersectResult r = intersect(a, b);
+  EXPECT_FALSE(r.intersect);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.status, Status::degenerate_input);
+  EXPECT_EQ(r.detail, Detail::non_finite);
+  // The same pair well inside the range is answered and certified.
+  const LpIntersectResult scaled = intersect(a * 1e-8, b * 1e-8);
+  EXPECT_TRUE(scaled.converged);
+  EXPECT_FALSE(scaled.intersect);
+  EXPECT_TRUE(check_separation(a * 1e-8, b * 1e-8, scaled.separating_normal, scaled.separating_offset).valid);
+  // Halfway (margin 1.6e308 < DBL_MAX, offset from halves): converged and finite.
+  const LpIntersectResult half = intersect(a / 2, b / 2);
+  EXPECT_TRUE(half.converged);
+  EXPECT_TRUE(std::isfinite(half.margin));
+  EXPECT_TRUE(std::isfinite(half.separating_offset));
+  EXPECT_TRUE(check_separation(a / 2, b / 2, half.separating_normal, half.separating_offset).valid);
+  // lp::contains passes the status on.
+  const LpContainsResult c = contains(b, a);
+  EXPECT_FALSE(c.contains);
+  EXPECT_FALSE(c.converged);
+  EXPECT_EQ(c.detail, Detail::non_finite);
 }
 
 TEST(LpIntersect, IterationCapIsReported) {

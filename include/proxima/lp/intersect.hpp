@@ -66,7 +66,9 @@ struct LpIntersectResult {
 /// with status degenerate_input and detail touching.
 ///
 /// Status: converged; iteration_limit when options.simplex.max_iterations stopped it (then
-/// intersect is false and uncertified); degenerate_input as above or on a singular basis.
+/// intersect is false and uncertified); degenerate_input as above or on a singular basis, and
+/// with detail non_finite when coordinates near DBL_MAX make the plane's offset or margin
+/// overflow (the plane cannot be stated in double precision; not certified).
 /// Solver: phase one of the simplex method on the (n+2) x (|A|+|B|) LP by a structured revised
 /// simplex (src/lp/intersect_fast.hpp: pricing as one support scan over the normalised points,
 /// partial between full scans from 512 points in all, a crash basis of the two support points
