@@ -270,28 +270,30 @@ PROXIMA_AVX2_INLINE void decide(D& open, D& outcome, D condition, Outcome what) 
 }
 PROXIMA_AVX2_INLINE void store(double* p, D v) { _mm256_store_pd(p, v); }
 
-// The support of A - B in direction -v per lane: the first maximum of the scan of each polytope,
-// then w = a - b_in_a.apply(b) (MinkowskiDifference::support with both scans).
-PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb, const Lanes& s, const V3& v) {
-  const D inf = set1(-std::numeric_limits<double>::infinity());
-  // A along -v.
-  const D dx = neg(v.x);
-  const D dy = neg(v.y);
-  const D dz = neg(v.z);
-  D best = inf;
-  V3 va = {set1(pa.x[0]), set1(pa.y[0]), set1(pa.z[0])};
-  for (int i = 0; i < pa.size; ++i) {
+/// In each lane, the first vertex of p with the largest (dx x + dy y) + dz z.
+PROXIMA_AVX2_INLINE V3 lane_support(const SmallPolytope& p, D dx, D dy, D dz) {
+  D best = set1(-std::numeric_limits<double>::infinity());
+  V3 out = {set1(p.x[0]), set1(p.y[0]), set1(p.z[0])};
+  for (int i = 0; i < p.size; ++i) {
     const auto u = static_cast<std::size_t>(i);
-    const D x = set1(pa.x[u]);
-    const D y = set1(pa.y[u]);
-    const D z = set1(pa.z[u]);
+    const D x = set1(p.x[u]);
+    const D y = set1(p.y[u]);
+    const D z = set1(p.z[u]);
     const D value = add(add(mul(dx, x), mul(dy, y)), mul(dz, z));
     // GCC vector comparison and select (the same ordered '>' as _CMP_GT_OQ, strict: the first
     // maximum, never a NaN): GCC then sees a compare mask and emits one blend per select.
     const auto greater = value > best;
     best = greater ? value : best;
-    va = {greater ? x : va.x, greater ? y : va.y, greater ? z : va.z};
+    out = {greater ? x : out.x, greater ? y : out.y, greater ? z : out.z};
   }
+  return out;
+}
+
+// The support of A - B in direction -v per lane: the first maximum of the scan of each polytope,
+// then w = a - b_in_a.apply(b) (MinkowskiDifference::support with both scans).
+PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb, const Lanes& s, const V3& v) {
+  // A along -v.
+  const V3 va = lane_support(pa, neg(v.x), neg(v.y), neg(v.z));
   // B along R^T (-(-v)) = R^T v.
   const D r00 = load(s.r[0]), r01 = load(s.r[1]), r02 = load(s.r[2]);
   const D r10 = load(s.r[3]), r11 = load(s.r[4]), r12 = load(s.r[5]);
@@ -299,18 +301,7 @@ PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb,
   const D ex = add(add(mul(r00, v.x), mul(r10, v.y)), mul(r20, v.z));
   const D ey = add(add(mul(r01, v.x), mul(r11, v.y)), mul(r21, v.z));
   const D ez = add(add(mul(r02, v.x), mul(r12, v.y)), mul(r22, v.z));
-  best = inf;
-  V3 vb = {set1(pb.x[0]), set1(pb.y[0]), set1(pb.z[0])};
-  for (int i = 0; i < pb.size; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    const D x = set1(pb.x[u]);
-    const D y = set1(pb.y[u]);
-    const D z = set1(pb.z[u]);
-    const D value = add(add(mul(ex, x), mul(ey, y)), mul(ez, z));
-    const auto greater = value > best;
-    best = greater ? value : best;
-    vb = {greater ? x : vb.x, greater ? y : vb.y, greater ? z : vb.z};
-  }
+  const V3 vb = lane_support(pb, ex, ey, ez);
   // b_in_a.apply(vb): Eigen's R v + t.
   const D sx = add(add(add(mul(r00, vb.x), mul(r01, vb.y)), mul(r02, vb.z)), load(s.t[0]));
   const D sy = add(add(add(mul(r10, vb.x), mul(r11, vb.y)), mul(r12, vb.z)), load(s.t[1]));

@@ -181,7 +181,8 @@ bool exact_support(const Object& o) { return single_superquadric(o) != nullptr |
 /// interior-point iterate: at a degenerate optimum (a vertex against a face, several faces
 /// nearly active) those converge only linearly, while this bound is tight as soon as the
 /// normal n is. +inf when the LP is not solved (an unbounded or empty object). `p` is any
-/// world point (the halfspaces' offsets are read off their values there).
+/// world point (the halfspaces' offsets are read off their values there). Allocates the LP's
+/// storage: it runs only for answers the interior-point certificate did not reach (rare).
 double polytope_support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p) {
   const Eigen::Index k_count = static_cast<Eigen::Index>(o.parts().size());
   Eigen::MatrixXd g(3, k_count);

@@ -145,11 +145,7 @@ class FastSolver {
     v.tail(nb_).setConstant(shift_b);
     add_column_combination(s_.points.data(), s_.points.outerStride(), cols_, n(), d, s_.values.data());
   }
-  /// The first column where d . p + shift_a (A's points) or d . p + shift_b (B's) is largest.
-  ArgMax largest(const double* d, double shift_a, double shift_b) {
-    return largest_column_combination(s_.points.data(), s_.points.outerStride(), cols_, na_, n(), d, shift_a, shift_b);
-  }
-  /// The same over one set's rows [first, first + count), with one shift.
+  /// The first column of one set's rows [first, first + count) where d . p is largest.
   ArgMax largest_in(int first, int count, const double* d) {
     return largest_column_combination(s_.points.data() + first, s_.points.outerStride(), count, count, n(), d, 0.0,
                                       0.0);
