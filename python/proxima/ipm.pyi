@@ -30,6 +30,7 @@ class IpmOptions:
     curvature_floor: float
     warm_start_pullback: float
     warm_start_barrier_fraction: float
+    warm_polish: bool
     overlap_check_ratio: float
     predictor_corrector: bool
     fixed_centering: float
@@ -41,6 +42,8 @@ class DistanceReport:
     complementarity: float
     kkt_residual: float
     warm_started: bool
+    polished: bool
+    support_certified: bool
 
 class IntervalResult:
     min_distance: float

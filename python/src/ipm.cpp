@@ -93,6 +93,7 @@ void bind_ipm(py::module_& parent) {
       .def_readwrite("curvature_floor", &ipm::IpmOptions::curvature_floor)
       .def_readwrite("warm_start_pullback", &ipm::IpmOptions::warm_start_pullback)
       .def_readwrite("warm_start_barrier_fraction", &ipm::IpmOptions::warm_start_barrier_fraction)
+      .def_readwrite("warm_polish", &ipm::IpmOptions::warm_polish)
       .def_readwrite("overlap_check_ratio", &ipm::IpmOptions::overlap_check_ratio)
       .def_readwrite("predictor_corrector", &ipm::IpmOptions::predictor_corrector)
       .def_readwrite("fixed_centering", &ipm::IpmOptions::fixed_centering)
@@ -102,7 +103,11 @@ void bind_ipm(py::module_& parent) {
       .def_readonly("result", &ipm::DistanceReport::result, "The DistanceResult (world frame).")
       .def_readonly("complementarity", &ipm::DistanceReport::complementarity, "s . lambda at the answer (length^2).")
       .def_readonly("kkt_residual", &ipm::DistanceReport::kkt_residual, "|grad Lagrangian|_inf (length).")
-      .def_readonly("warm_started", &ipm::DistanceReport::warm_started, "True when started from the last solution.");
+      .def_readonly("warm_started", &ipm::DistanceReport::warm_started, "True when started from the last solution.")
+      .def_readonly("polished", &ipm::DistanceReport::polished,
+                    "True when the warm start's Newton polish gave the answer (certified by the separating plane).")
+      .def_readonly("support_certified", &ipm::DistanceReport::support_certified,
+                    "True when result.gap comes from the separating-plane bound.");
 
   py::class_<ipm::IntervalResult>(m, "IntervalResult", "Closest approach of two translating objects over [0, t_max].")
       .def_readonly("min_distance", &ipm::IntervalResult::min_distance)

@@ -161,6 +161,16 @@ def test_distance_solver_warm_start_and_deformation(rng):
         warm = solver.distance_warm(grown, proxima.Pose(), b, at(5, 0, 0))
         cold = ipm.distance(grown, proxima.Pose(), b, at(5, 0, 0))
         assert warm.result.distance == pytest.approx(cold.distance, rel=1e-6), scale
+    # coherent steps (a unique closest pair: not the flat faces facing each other above): the
+    # Newton polish answers them, certified by the separating plane, unless it is switched off
+    solver.distance(a, proxima.Pose(), b, at(4, 1.5, 2.5))
+    steps = [solver.distance_warm(a, proxima.Pose(), b, at(4 - 0.01 * k, 1.5, 2.5)) for k in range(1, 4)]
+    assert all(r.polished and r.support_certified and r.result.gap < 1e-9 for r in steps)
+    plain = ipm.DistanceSolver(ipm.IpmOptions(warm_polish=False))
+    plain.distance(a, proxima.Pose(), b, at(4, 1.5, 2.5))
+    again = plain.distance_warm(a, proxima.Pose(), b, at(3.99, 1.5, 2.5))
+    assert again.warm_started and not again.polished
+    assert again.result.distance == pytest.approx(steps[0].result.distance, rel=1e-9)
     solver.clear_warm_start()
     assert not solver.distance_warm(a, proxima.Pose(), b, at(5, 0, 0)).warm_started
 

@@ -3,6 +3,9 @@
 
 #include <proxima/lp/simplex_method.hpp>
 
+#include <Eigen/LU>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -53,6 +56,11 @@ constexpr int kColdStartBisections = 6;
 /// cold queries each), median iterations 13-18 with the interior points, 11-13 at 0.8 and 0.9
 /// (0.9 has the fewer on average), and 0.5 left one query of cuboid-pyramid uncertified.
 constexpr double kColdStartShare = 0.9;
+
+/// Iteration cap of the interior-point warm start (distance_warm, after the polish): it takes
+/// 5-12 iterations when the previous answer is a good start; one that has not converged by
+/// this cap is abandoned for the cold start.
+constexpr int kWarmStartIterations = 50;
 
 /// True when constraint c is affine in z (no primitive, or a halfspace, and no power terms).
 bool affine(const Constraint<6>& c) {
@@ -207,18 +215,13 @@ double polytope_support_upper(const Object& o, const Pose& pose, const Vec3& n, 
   return h.dot(lambda) + residual.dot(centre) + residual.norm() * o.bounding_sphere().radius;
 }
 
-/// Upper bound of max over the object (placed by pose) of n . a, world frame: the support
-/// bound for a single superquadric, the LP bound for a polytope of halfspaces; otherwise from
-/// that side's KKT data at its answer point p (multipliers `lambda` of min -n.a, i.e. the
-/// distance multipliers / (2 d)): by convexity
-///   n . a <= n . p + sum_k nu_k |c_k(p)| + |n - sum nu_k grad c_k(p)| * diameter.
-double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu) {
-  if (const Superquadric* sq = single_superquadric(o)) {
-    const Part& part = o.parts().front();
-    const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * n);
-    return n.dot(pose.apply(part.translation())) + superquadric_support_bound(*sq, m);
-  }
-  if (all_halfspaces(o)) return polytope_support_upper(o, pose, n, p);
+/// Upper bound of max over the object (placed by pose) of n . a, world frame, from the KKT data
+/// at a point p (multipliers `nu` >= 0 of max n.a, i.e. the distance multipliers / (2 d)): for
+/// any a in the object, grad c_k(p) . (a - p) <= c_k(a) - c_k(p) <= |c_k(p)| by convexity, so
+///   n . a <= n . p + sum_k nu_k |c_k(p)| + |n - sum nu_k grad c_k(p)| * diameter,
+/// valid for any p and any nu >= 0, tight when p is on the boundary with n = sum nu_k grad c_k.
+double lagrangian_support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p,
+                                std::span<const double> nu) {
   const Vec3 local = pose.apply_inverse(p);
   Vec3 residual = n;
   double slack = 0;
@@ -231,6 +234,19 @@ double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec
   }
   const double diameter = 2 * o.bounding_sphere().radius;
   return n.dot(p) + slack + residual.norm() * diameter;
+}
+
+/// Upper bound of max over the object (placed by pose) of n . a, world frame: the support
+/// bound for a single superquadric, the LP bound for a polytope of halfspaces; otherwise the
+/// Lagrangian bound above at the answer point p.
+double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu) {
+  if (const Superquadric* sq = single_superquadric(o)) {
+    const Part& part = o.parts().front();
+    const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * n);
+    return n.dot(pose.apply(part.translation())) + superquadric_support_bound(*sq, m);
+  }
+  if (all_halfspaces(o)) return polytope_support_upper(o, pose, n, p);
+  return lagrangian_support_upper(o, pose, n, p, nu);
 }
 
 }  // namespace
@@ -277,6 +293,155 @@ DistanceReport DistanceSolver::distance_warm(const Object& a, const Pose& pose_a
   return run(a, pose_a, b, pose_b, usable);
 }
 
+bool DistanceSolver::polish_warm(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                                 const Vec3& origin, double scale, DistanceReport& report, int& steps) {
+  steps = 0;
+  const std::size_t ma = a.parts().size();
+  const std::size_t m = constraints_.size();
+  const std::span<const Constraint<6>> cs(constraints_);
+  // The previous active set: per object, the parts whose multiplier is not negligible. At most
+  // 6 in all (more are linearly dependent in R^6: a degenerate optimum, left to the IPM).
+  constexpr int kMaxActive = 6;
+  std::array<std::size_t, kMaxActive> active{};
+  std::array<double, kMaxActive> lambda{};
+  int na = 0;
+  for (int side = 0; side < 2; ++side) {
+    const std::size_t first = side == 0 ? 0 : ma;
+    const std::size_t last = side == 0 ? ma : m;
+    double largest = 0;
+    for (std::size_t k = first; k < last; ++k) largest = std::max(largest, warm_lambda_[k]);
+    if (!(largest > 0) || !std::isfinite(largest)) return false;
+    for (std::size_t k = first; k < last; ++k) {
+      if (!(warm_lambda_[k] > kIpmPolishActiveShare * largest)) continue;
+      if (na == kMaxActive) return false;
+      lambda[static_cast<std::size_t>(na)] = warm_lambda_[k] / (scale * scale);  // world -> normalised
+      active[static_cast<std::size_t>(na++)] = k;
+    }
+  }
+  Problem<6> problem;
+  problem.j.leftCols<3>().setIdentity();
+  problem.j.rightCols<3>() = -Mat3::Identity();
+  problem.constraints = cs;
+  ws_.resize(m);
+  for (std::size_t k = 0; k < m; ++k) ws_.block[k] = detail::constraint_block(cs[k]);
+  const Eigen::Matrix<double, 6, 6> h0 = 2 * problem.j.transpose() * problem.j;
+  Vec6 z;
+  z << (pose_a.apply(warm_a_) - origin) / scale, (pose_b.apply(warm_b_) - origin) / scale;
+
+  // Newton on  grad f0(z) + sum_active lambda_k grad c_k(z) = 0,  c_k(z) = 0 (k active):
+  //   [H0 + sum lambda_k Hess c_k   G] [dz     ]   [-(grad f0 + G lambda)]
+  //   [G^T                          0] [dlambda] = [-c_active           ]
+  // with G = [grad c_k]; symmetric indefinite, at most 12 x 12, solved by pivoted LU.
+  using KktMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6 + kMaxActive, 6 + kMaxActive>;
+  using KktVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6 + kMaxActive, 1>;
+  const int n = 6 + na;
+  KktMatrix kkt(n, n);
+  KktVector rhs(n);
+  const int max_steps = std::min(kIpmPolishIterations, options_.max_iterations);
+  double previous = std::numeric_limits<double>::infinity();
+  bool converged = false;
+  for (;; ++steps) {
+    if (!detail::evaluate(problem, z, options_.curvature_floor, ws_.s, ws_.grad, ws_.hess, ws_.curved, &ws_.block,
+                          nullptr, false)) {
+      return false;
+    }
+    const Vec6 grad0 = h0 * z;
+    Vec6 stationarity = grad0;
+    double violation = 0;
+    for (int i = 0; i < na; ++i) {
+      const std::size_t k = active[static_cast<std::size_t>(i)];
+      stationarity += lambda[static_cast<std::size_t>(i)] * ws_.grad[k];
+      violation = std::max(violation, std::abs(ws_.s[k]));
+    }
+    const double gradient_size = grad0.cwiseAbs().maxCoeff();
+    if (!(gradient_size > 0)) return false;  // a common point: not a separated answer
+    const double residual = std::max(stationarity.cwiseAbs().maxCoeff() / gradient_size, violation);
+    if (residual <= kIpmPolishTolerance) {
+      converged = true;
+      break;
+    }
+    // From a coherent start the residual falls quadratically; when it does not, the active set
+    // (or the start) is wrong and the interior-point method is the better use of the time.
+    if (steps == max_steps || (steps >= 2 && !(residual < 0.25 * previous))) break;
+    previous = residual;
+    kkt.setZero();
+    kkt.topLeftCorner<6, 6>() = h0;
+    for (int i = 0; i < na; ++i) {
+      const std::size_t k = active[static_cast<std::size_t>(i)];
+      if (ws_.curved[k]) kkt.topLeftCorner<6, 6>() += lambda[static_cast<std::size_t>(i)] * ws_.hess[k];
+      kkt.block<6, 1>(0, 6 + i) = ws_.grad[k];
+      kkt.block<1, 6>(6 + i, 0) = ws_.grad[k].transpose();
+      rhs[6 + i] = ws_.s[k];  // -c_k
+    }
+    rhs.head<6>() = -stationarity;
+    const KktVector step = Eigen::PartialPivLU<KktMatrix>(kkt).solve(rhs);
+    if (!step.allFinite()) return false;
+    z += step.head<6>();
+    for (int i = 0; i < na; ++i) lambda[static_cast<std::size_t>(i)] += step[6 + i];
+  }
+  if (!converged) return false;
+  for (int i = 0; i < na; ++i) {
+    if (!(lambda[static_cast<std::size_t>(i)] > 0)) return false;  // the active set changed
+  }
+  // The points, on their boundaries to rounding, moved strictly inside (the distance between
+  // feasible points is an upper bound of the true one).
+  const Vec3 interior_a = (pose_a.apply(a.interior_point()) - origin) / scale;
+  const Vec3 interior_b = (pose_b.apply(b.interior_point()) - origin) / scale;
+  if (!pull_inside(cs, 0, ma, 0, z, interior_a, kIpmPolishPullback) ||
+      !pull_inside(cs, ma, m, 3, z, interior_b, kIpmPolishPullback) ||
+      !detail::evaluate(problem, z, options_.curvature_floor, ws_.s, ws_.grad, ws_.hess, ws_.curved, &ws_.block)) {
+    return false;
+  }
+  // Certificate: the plane through the answer with normal n = (y - x) / d separates the objects
+  // by at least `lower` (each side's support bounded by its Lagrangian at its point, nu = the
+  // multipliers / (2 d)); the answer stands when d - lower is within kIpmSupportGapRelative.
+  const Vec3 x = origin + scale * z.head<3>();
+  const Vec3 y = origin + scale * z.tail<3>();
+  const double d = (y - x).norm();
+  if (!(d > 0)) return false;
+  const Vec3 normal = (y - x) / d;
+  multipliers_.assign(m, 0.0);
+  double complementarity = 0;
+  Vec6 stationarity = h0 * z;
+  for (int i = 0; i < na; ++i) {
+    const std::size_t k = active[static_cast<std::size_t>(i)];
+    const double l = lambda[static_cast<std::size_t>(i)];
+    multipliers_[k] = l * scale * scale;
+    complementarity += l * ws_.s[k];
+    stationarity += l * ws_.grad[k];
+  }
+  std::vector<double>& nu = ws_.w;  // a buffer of size m
+  for (std::size_t k = 0; k < m; ++k) nu[k] = multipliers_[k] / (2 * d);
+  const std::span<const double> nus(nu.data(), m);
+  const double lower = -lagrangian_support_upper(a, pose_a, normal, x, nus.first(ma)) -
+                       lagrangian_support_upper(b, pose_b, -normal, y, nus.subspan(ma));
+  const double gap = d - lower;
+  if (!(gap <= kIpmSupportGapRelative * scale) || !(d > gap)) return false;
+
+  report = DistanceReport{};
+  report.warm_started = true;
+  report.polished = true;
+  report.support_certified = true;
+  report.complementarity = complementarity * scale * scale;
+  report.kkt_residual = stationarity.cwiseAbs().maxCoeff() * scale;
+  DistanceResult& r = report.result;
+  r.status = Status::converged;
+  r.detail = Detail::duality_gap;
+  r.iterations = steps;
+  r.distance = d;
+  r.intersect = false;
+  r.point_a = x;
+  r.point_b = y;
+  r.normal = normal;
+  r.gap = std::max(gap, 0.0);
+  warm_valid_ = true;
+  warm_a_ = pose_a.apply_inverse(x);
+  warm_b_ = pose_b.apply_inverse(y);
+  warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
+  warm_mu_ = report.complementarity / static_cast<double>(m);
+  return true;
+}
+
 DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
                                    bool warm) {
   epigraph_.clear();
@@ -307,6 +472,14 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   const Vec6 interior_start = z0;
   std::span<const double> lambda0;
   double mu0 = options_.initial_barrier;
+  int polish_steps = 0;
+  if (warm && options_.warm_polish && fallback) {
+    DistanceReport polished;
+    if (polish_warm(a, pose_a, b, pose_b, frame.origin, scale, polished, polish_steps)) return polished;
+    options.max_iterations = std::max(0, options.max_iterations - polish_steps);
+  }
+  // The query's whole budget, less what a failed polish used.
+  const int budget = options_.max_iterations - polish_steps;
   if (warm) {
     Vec6 zw;
     zw << (pose_a.apply(warm_a_) - frame.origin) / scale, (pose_b.apply(warm_b_) - frame.origin) / scale;
@@ -343,7 +516,9 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     }
     return false;
   };
-  SolverOutput<6> out = solve(problem, z0, lambda0, mu0, options, ws_, stop);
+  IpmOptions first = options;
+  if (warm) first.max_iterations = std::min(first.max_iterations, kWarmStartIterations);
+  SolverOutput<6> out = solve(problem, z0, lambda0, mu0, first, ws_, stop);
   bool support_certified = false;
   double support_gap = kNaN;
   // The KKT certificate is out of reach at a sharp tip (see the class comment), and comes only
@@ -365,14 +540,33 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     support_certified = support_gap <= kIpmSupportGapRelative * scale;
   };
   certify_by_plane();
-  const bool open = out.termination != Termination::converged && out.termination != Termination::stopped;
-  if (fallback && open && !support_certified && !warm && !has_power_terms(a) && !has_power_terms(b)) {
+  auto open = [&] { return out.termination != Termination::converged && out.termination != Termination::stopped; };
+  if (fallback && warm && open() && !support_certified) {
+    // A warm start that jams (the previous answer's active set is far from the new one: seen
+    // on rounded_cuboid/pyramid after a 0.15 rad step) gets the rest of the budget from the
+    // cold start; the answer is then reported as not warm-started.
+    IpmOptions retry = options;
+    retry.max_iterations = std::min(options.max_iterations, budget - out.iterations);
+    if (retry.max_iterations > 0) {
+      Vec6 zc = interior_start;
+      advance_towards(cs, 0, ma, 0, zc, interior_b, kColdStartShare);
+      advance_towards(cs, ma, m, 3, zc, interior_a, kColdStartShare);
+      lambda0 = {};
+      mu0 = options_.initial_barrier;
+      warm = false;
+      const int used = out.iterations;
+      out = solve(problem, zc, lambda0, mu0, retry, ws_, stop);
+      out.iterations += used;
+      certify_by_plane();
+    }
+  }
+  if (fallback && open() && !support_certified && !warm && !has_power_terms(a) && !has_power_terms(b)) {
     // Pairs of flat-faced parts (exponents >= kIpmReformulateBelow: no epigraph fallback) now
     // and then jam from the advanced cold start (IpmSweep at 30,000 per pair: 10 of 630,000
     // queries, all rounded_cuboid or pyramid pairs, against 4 from the interior points; the sets
     // differ). Those get the rest of the budget from the interior points.
     IpmOptions retry = options;
-    retry.max_iterations = std::min(options.max_iterations, options_.max_iterations - out.iterations);
+    retry.max_iterations = std::min(options.max_iterations, budget - out.iterations);
     if (retry.max_iterations > 0) {
       const int used = out.iterations;
       out = solve(problem, interior_start, lambda0, mu0, retry, ws_, stop);
@@ -384,10 +578,10 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     // options_.max_iterations is the budget of the whole query: the reformulation gets what the
     // direct solve left. With nothing left the direct answer is reported as it stands (its
     // status says the cap was reached), never with more iterations than the cap.
-    const int remaining = options_.max_iterations - out.iterations;
+    const int remaining = budget - out.iterations;
     if (!support_certified && remaining > 0 && (has_power_terms(a) || has_power_terms(b))) {
       DistanceReport again = run_reformulated(a, pose_a, b, pose_b, remaining);
-      again.result.iterations += out.iterations;
+      again.result.iterations += out.iterations + polish_steps;
       return again;
     }
   }
@@ -395,7 +589,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   DistanceReport report;
   report.warm_started = warm;
   DistanceResult& r = report.result;
-  r.iterations = out.iterations;
+  r.iterations = out.iterations + polish_steps;
   const auto [status, reason] = to_status(out.termination);
   r.status = status;
   r.detail = reason;

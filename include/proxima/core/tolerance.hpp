@@ -345,6 +345,21 @@ inline constexpr double kIpmWarmStartPullback = 1e-3;
 /// IPM warm start: the barrier parameter restarts at this times the initial one unless the
 /// previous solution's complementarity is larger. Unitless.
 inline constexpr double kIpmWarmStartBarrierFraction = 1e-3;
+/// IPM warm start, Newton polish (DistanceSolver): at most this many Newton steps on the KKT
+/// equations of the previous active set before the interior-point warm start takes over. From
+/// a coherent start the residual falls quadratically and 2-4 steps reach kIpmPolishTolerance.
+inline constexpr int kIpmPolishIterations = 8;
+/// IPM warm start, Newton polish: a part is in the previous active set when its multiplier is
+/// above this share of the largest one of its object (inactive parts carry ~mu / s, many orders
+/// of magnitude below). Unitless.
+inline constexpr double kIpmPolishActiveShare = 1e-6;
+/// IPM warm start, Newton polish: stop when the KKT residual (stationarity relative to the
+/// objective's gradient, active values) is below this. Unitless; the separating-plane
+/// certificate then decides whether the answer stands.
+inline constexpr double kIpmPolishTolerance = 1e-13;
+/// IPM warm start, Newton polish: the converged points (on the boundary, to rounding) are moved
+/// this fraction of the way towards the interior points, times 10 until strictly inside.
+inline constexpr double kIpmPolishPullback = 1e-15;
 /// Implicit object: an intersection whose largest inscribed margin (phase one: min over points of
 /// the largest normalised constraint value) is above -this is refused as empty or without
 /// interior. Unitless (constraint values are normalised: halfspaces by the object scale).

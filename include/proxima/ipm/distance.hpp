@@ -30,6 +30,9 @@ struct DistanceReport {
   double kkt_residual = kNaN;
   /// True when the solve started from the previous solution.
   bool warm_started = false;
+  /// True when the warm start's Newton polish gave the answer (see distance_warm); its gap is
+  /// then the separating-plane bound and support_certified is true as well.
+  bool polished = false;
   /// True when the answer came from the epigraph reformulation (see DistanceSolver).
   bool reformulated = false;
   /// True when result.gap comes from the separating-plane bound (support_lower_bound) rather
@@ -76,9 +79,19 @@ class DistanceSolver {
   /// iteration, typically 10-30 iterations.
   DistanceReport distance(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b);
 
-  /// Warm solve: starts from the previous solution (moved slightly inside the objects) when the
-  /// part counts match, else solves cold. Meant for coherent motion and for deforming objects
-  /// (changed semiaxes, exponents or affine maps between calls: seed 001, table III).
+  /// Warm solve: starts from the previous solution when the part counts match, else solves
+  /// cold. Meant for coherent motion and for deforming objects (changed semiaxes, exponents or
+  /// affine maps between calls: seed 001, table III). Two stages (the paper's future work: an
+  /// interior-point method combined with an SQP-like step):
+  ///  1. Newton polish (IpmOptions::warm_polish): Newton's method on the KKT equations of the
+  ///     previous active set (the parts with a non-negligible multiplier), at most
+  ///     kIpmPolishIterations steps with no barrier and no line search. Its answer is kept only
+  ///     when the multipliers are positive, the other parts strictly inside, and the separating
+  ///     plane certifies it: result.gap = distance - (a lower bound from each side's Lagrangian
+  ///     at its point) <= kIpmSupportGapRelative * scale (support_certified is then true).
+  ///  2. Otherwise the interior-point method from the previous solution moved slightly inside
+  ///     the objects, with the previous multipliers and a small barrier.
+  /// result.iterations counts the Newton steps of both stages.
   DistanceReport distance_warm(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b);
 
   /// Multipliers of the last solve, one per part (A's parts, then B's), in world units: at a
@@ -93,6 +106,11 @@ class DistanceSolver {
 
  private:
   DistanceReport run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, bool warm);
+  /// The warm start's Newton polish (see distance_warm), in the normalised frame (origin,
+  /// scale) of run() with constraints_ built: true and `report` filled when its answer is
+  /// certified by the separating plane; false otherwise, after `steps` Newton steps.
+  bool polish_warm(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& origin,
+                   double scale, DistanceReport& report, int& steps);
   /// The power-cone reformulation (cold start from the interior points), see above, within
   /// `max_iterations` (what the query's budget has left).
   DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,

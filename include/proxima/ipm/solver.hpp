@@ -78,6 +78,9 @@ struct IpmOptions {
   double curvature_floor = kIpmPowerCurvatureFloor;
   double warm_start_pullback = kIpmWarmStartPullback;
   double warm_start_barrier_fraction = kIpmWarmStartBarrierFraction;
+  /// Warm-started distance queries first try Newton's method on the KKT equations of the
+  /// previous active set (DistanceSolver::distance_warm); false = interior-point warm start only.
+  bool warm_polish = true;
   double overlap_check_ratio = kIpmOverlapCheckRatio;
   /// Mehrotra predictor-corrector (true) or a fixed centring sigma = fixed_centering (slower,
   /// conservative path-following).
@@ -247,12 +250,14 @@ int constraint_block(const Constraint<N>& c) {
 /// `block` (optional, one entry per constraint, from constraint_block) selects the 3 x 3 block
 /// evaluation; the values are those of the full products (the skipped terms are exact zeros).
 /// `order` (optional, a permutation of the constraints) is the order of evaluation: the values
-/// stored are the same in any order, only a refused point is refused sooner or later.
+/// stored are the same in any order, only a refused point is refused sooner or later. With
+/// `require_inside` false every constraint is evaluated wherever z is (slacks of any sign) and
+/// the result says only whether the values are finite.
 template <int N>
 bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double floor, std::vector<double>& s,
               std::vector<Eigen::Matrix<double, N, 1>>& grad, std::vector<Eigen::Matrix<double, N, N>>& hess,
               std::vector<unsigned char>& curved, const std::vector<int>* block = nullptr,
-              const std::vector<std::size_t>* order = nullptr) {
+              const std::vector<std::size_t>* order = nullptr, bool require_inside = true) {
   LocalEval local;
   const std::size_t m = p.constraints.size();
   for (std::size_t position = 0; position < m; ++position) {
@@ -297,7 +302,7 @@ bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double 
       curved[k] = 1;
     }
     s[k] = -value;
-    if (!(s[k] > 0)) return false;
+    if (require_inside ? !(s[k] > 0) : !std::isfinite(s[k])) return false;
   }
   return true;
 }
