@@ -30,7 +30,7 @@ class IpmOptions:
     curvature_floor: float
     warm_start_pullback: float
     warm_start_barrier_fraction: float
-    warm_polish: bool
+    polish: bool
     overlap_check_ratio: float
     predictor_corrector: bool
     fixed_centering: float

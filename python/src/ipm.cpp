@@ -93,7 +93,7 @@ void bind_ipm(py::module_& parent) {
       .def_readwrite("curvature_floor", &ipm::IpmOptions::curvature_floor)
       .def_readwrite("warm_start_pullback", &ipm::IpmOptions::warm_start_pullback)
       .def_readwrite("warm_start_barrier_fraction", &ipm::IpmOptions::warm_start_barrier_fraction)
-      .def_readwrite("warm_polish", &ipm::IpmOptions::warm_polish)
+      .def_readwrite("polish", &ipm::IpmOptions::polish)
       .def_readwrite("overlap_check_ratio", &ipm::IpmOptions::overlap_check_ratio)
       .def_readwrite("predictor_corrector", &ipm::IpmOptions::predictor_corrector)
       .def_readwrite("fixed_centering", &ipm::IpmOptions::fixed_centering)

@@ -166,7 +166,7 @@ def test_distance_solver_warm_start_and_deformation(rng):
     solver.distance(a, proxima.Pose(), b, at(4, 1.5, 2.5))
     steps = [solver.distance_warm(a, proxima.Pose(), b, at(4 - 0.01 * k, 1.5, 2.5)) for k in range(1, 4)]
     assert all(r.polished and r.support_certified and r.result.gap < 1e-9 for r in steps)
-    plain = ipm.DistanceSolver(ipm.IpmOptions(warm_polish=False))
+    plain = ipm.DistanceSolver(ipm.IpmOptions(polish=False))
     plain.distance(a, proxima.Pose(), b, at(4, 1.5, 2.5))
     again = plain.distance_warm(a, proxima.Pose(), b, at(3.99, 1.5, 2.5))
     assert again.warm_started and not again.polished

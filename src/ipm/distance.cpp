@@ -3,7 +3,6 @@
 
 #include <proxima/lp/simplex_method.hpp>
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -56,6 +55,46 @@ constexpr int kColdStartBisections = 6;
 /// cold queries each), median iterations 13-18 with the interior points, 11-13 at 0.8 and 0.9
 /// (0.9 has the fewer on average), and 0.5 left one query of cuboid-pyramid uncertified.
 constexpr double kColdStartShare = 0.9;
+
+/// A dense linear system of at most N unknowns (the polish's KKT system, symmetric indefinite),
+/// solved in place by Gaussian elimination with partial pivoting: cheaper than a general
+/// dynamic-size factorisation at these sizes (8-12), and allocation-free.
+template <int N>
+struct KktSystem {
+  int n = 0;
+  double a[N][N];
+  double b[N];
+  /// Overwrites b with the solution; false when a pivot is zero or not finite (singular).
+  bool solve() {
+    for (int col = 0; col < n; ++col) {
+      int pivot = col;
+      for (int r = col + 1; r < n; ++r) {
+        if (std::abs(a[r][col]) > std::abs(a[pivot][col])) pivot = r;
+      }
+      if (!(std::abs(a[pivot][col]) > 0) || !std::isfinite(a[pivot][col])) return false;
+      if (pivot != col) {
+        std::swap(a[pivot], a[col]);
+        std::swap(b[pivot], b[col]);
+      }
+      const double inverse = 1 / a[col][col];
+      for (int r = col + 1; r < n; ++r) {
+        const double f = a[r][col] * inverse;
+        if (f == 0) continue;
+        for (int c = col + 1; c < n; ++c) a[r][c] -= f * a[col][c];
+        b[r] -= f * b[col];
+      }
+    }
+    for (int r = n - 1; r >= 0; --r) {
+      double v = b[r];
+      for (int c = r + 1; c < n; ++c) v -= a[r][c] * b[c];
+      b[r] = v / a[r][r];
+    }
+    for (int r = 0; r < n; ++r) {
+      if (!std::isfinite(b[r])) return false;
+    }
+    return true;
+  }
+};
 
 /// Iteration cap of the interior-point warm start (distance_warm, after the polish): it takes
 /// 5-12 iterations when the previous answer is a good start; one that has not converged by
@@ -293,14 +332,15 @@ DistanceReport DistanceSolver::distance_warm(const Object& a, const Pose& pose_a
   return run(a, pose_a, b, pose_b, usable);
 }
 
-bool DistanceSolver::polish_warm(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
-                                 const Vec3& origin, double scale, DistanceReport& report, int& steps) {
+bool DistanceSolver::polish(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                            const Vec3& origin, double scale, const Vec6& z_start,
+                            std::span<const double> lambda_start, DistanceReport& report, int& steps) {
   steps = 0;
   const std::size_t ma = a.parts().size();
   const std::size_t m = constraints_.size();
   const std::span<const Constraint<6>> cs(constraints_);
-  // The previous active set: per object, the parts whose multiplier is not negligible. At most
-  // 6 in all (more are linearly dependent in R^6: a degenerate optimum, left to the IPM).
+  // The active set: per object, the parts whose multiplier is not negligible. At most 6 in all
+  // (more are linearly dependent in R^6: a degenerate optimum, left to the IPM).
   constexpr int kMaxActive = 6;
   std::array<std::size_t, kMaxActive> active{};
   std::array<double, kMaxActive> lambda{};
@@ -309,12 +349,12 @@ bool DistanceSolver::polish_warm(const Object& a, const Pose& pose_a, const Obje
     const std::size_t first = side == 0 ? 0 : ma;
     const std::size_t last = side == 0 ? ma : m;
     double largest = 0;
-    for (std::size_t k = first; k < last; ++k) largest = std::max(largest, warm_lambda_[k]);
+    for (std::size_t k = first; k < last; ++k) largest = std::max(largest, lambda_start[k]);
     if (!(largest > 0) || !std::isfinite(largest)) return false;
     for (std::size_t k = first; k < last; ++k) {
-      if (!(warm_lambda_[k] > kIpmPolishActiveShare * largest)) continue;
+      if (!(lambda_start[k] > kIpmPolishActiveShare * largest)) continue;
       if (na == kMaxActive) return false;
-      lambda[static_cast<std::size_t>(na)] = warm_lambda_[k] / (scale * scale);  // world -> normalised
+      lambda[static_cast<std::size_t>(na)] = lambda_start[k];
       active[static_cast<std::size_t>(na++)] = k;
     }
   }
@@ -325,18 +365,14 @@ bool DistanceSolver::polish_warm(const Object& a, const Pose& pose_a, const Obje
   ws_.resize(m);
   for (std::size_t k = 0; k < m; ++k) ws_.block[k] = detail::constraint_block(cs[k]);
   const Eigen::Matrix<double, 6, 6> h0 = 2 * problem.j.transpose() * problem.j;
-  Vec6 z;
-  z << (pose_a.apply(warm_a_) - origin) / scale, (pose_b.apply(warm_b_) - origin) / scale;
+  Vec6 z = z_start;
 
   // Newton on  grad f0(z) + sum_active lambda_k grad c_k(z) = 0,  c_k(z) = 0 (k active):
   //   [H0 + sum lambda_k Hess c_k   G] [dz     ]   [-(grad f0 + G lambda)]
   //   [G^T                          0] [dlambda] = [-c_active           ]
   // with G = [grad c_k]; symmetric indefinite, at most 12 x 12, solved by pivoted LU.
-  using KktMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6 + kMaxActive, 6 + kMaxActive>;
-  using KktVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6 + kMaxActive, 1>;
   const int n = 6 + na;
-  KktMatrix kkt(n, n);
-  KktVector rhs(n);
+  KktSystem<6 + kMaxActive> kkt;
   const int max_steps = std::min(kIpmPolishIterations, options_.max_iterations);
   double previous = std::numeric_limits<double>::infinity();
   bool converged = false;
@@ -364,59 +400,67 @@ bool DistanceSolver::polish_warm(const Object& a, const Pose& pose_a, const Obje
     // (or the start) is wrong and the interior-point method is the better use of the time.
     if (steps == max_steps || (steps >= 2 && !(residual < 0.25 * previous))) break;
     previous = residual;
-    kkt.setZero();
-    kkt.topLeftCorner<6, 6>() = h0;
+    Eigen::Matrix<double, 6, 6> h = h0;
     for (int i = 0; i < na; ++i) {
       const std::size_t k = active[static_cast<std::size_t>(i)];
-      if (ws_.curved[k]) kkt.topLeftCorner<6, 6>() += lambda[static_cast<std::size_t>(i)] * ws_.hess[k];
-      kkt.block<6, 1>(0, 6 + i) = ws_.grad[k];
-      kkt.block<1, 6>(6 + i, 0) = ws_.grad[k].transpose();
-      rhs[6 + i] = ws_.s[k];  // -c_k
+      if (ws_.curved[k]) h += lambda[static_cast<std::size_t>(i)] * ws_.hess[k];
     }
-    rhs.head<6>() = -stationarity;
-    const KktVector step = Eigen::PartialPivLU<KktMatrix>(kkt).solve(rhs);
-    if (!step.allFinite()) return false;
-    z += step.head<6>();
-    for (int i = 0; i < na; ++i) lambda[static_cast<std::size_t>(i)] += step[6 + i];
+    kkt.n = n;
+    for (int r = 0; r < n; ++r) {
+      for (int c = 0; c < n; ++c) kkt.a[r][c] = 0;
+    }
+    for (int r = 0; r < 6; ++r) {
+      for (int c = 0; c < 6; ++c) kkt.a[r][c] = h(r, c);
+      kkt.b[r] = -stationarity[r];
+    }
+    for (int i = 0; i < na; ++i) {
+      const Vec6& g = ws_.grad[active[static_cast<std::size_t>(i)]];
+      for (int r = 0; r < 6; ++r) kkt.a[r][6 + i] = kkt.a[6 + i][r] = g[r];
+      kkt.b[6 + i] = ws_.s[active[static_cast<std::size_t>(i)]];  // -c_k
+    }
+    if (!kkt.solve()) return false;
+    for (int r = 0; r < 6; ++r) z[r] += kkt.b[r];
+    for (int i = 0; i < na; ++i) lambda[static_cast<std::size_t>(i)] += kkt.b[6 + i];
   }
   if (!converged) return false;
   for (int i = 0; i < na; ++i) {
     if (!(lambda[static_cast<std::size_t>(i)] > 0)) return false;  // the active set changed
   }
-  // The points, on their boundaries to rounding, moved strictly inside (the distance between
-  // feasible points is an upper bound of the true one).
-  const Vec3 interior_a = (pose_a.apply(a.interior_point()) - origin) / scale;
-  const Vec3 interior_b = (pose_b.apply(b.interior_point()) - origin) / scale;
-  if (!pull_inside(cs, 0, ma, 0, z, interior_a, kIpmPolishPullback) ||
-      !pull_inside(cs, ma, m, 3, z, interior_b, kIpmPolishPullback) ||
-      !detail::evaluate(problem, z, options_.curvature_floor, ws_.s, ws_.grad, ws_.hess, ws_.curved, &ws_.block)) {
-    return false;
-  }
-  // Certificate: the plane through the answer with normal n = (y - x) / d separates the objects
-  // by at least `lower` (each side's support bounded by its Lagrangian at its point, nu = the
-  // multipliers / (2 d)); the answer stands when d - lower is within kIpmSupportGapRelative.
-  const Vec3 x = origin + scale * z.head<3>();
-  const Vec3 y = origin + scale * z.tail<3>();
-  const double d = (y - x).norm();
-  if (!(d > 0)) return false;
-  const Vec3 normal = (y - x) / d;
-  multipliers_.assign(m, 0.0);
-  double complementarity = 0;
+  // Certificate, from the last evaluation (at z): with d = |y - x| and the unit normal n, each
+  // side's support along n is bounded by its Lagrangian (lagrangian_support_upper, in the
+  // normalised frame, nu = lambda / (2 d)), so the true distance is at least
+  //   lower = d - sum nu_k |c_k| - |n - sum_A nu_k grad c_k| D_A - |n + sum_B nu_k grad c_k| D_B
+  // (D: normalised diameters; the two residuals are the stationarity residual / (2 d)).
+  const double d_polished = (z.tail<3>() - z.head<3>()).norm();
+  if (!(d_polished > 0)) return false;
   Vec6 stationarity = h0 * z;
+  double complementarity = 0;
   for (int i = 0; i < na; ++i) {
     const std::size_t k = active[static_cast<std::size_t>(i)];
     const double l = lambda[static_cast<std::size_t>(i)];
-    multipliers_[k] = l * scale * scale;
-    complementarity += l * ws_.s[k];
+    complementarity += l * std::abs(ws_.s[k]);
     stationarity += l * ws_.grad[k];
   }
-  std::vector<double>& nu = ws_.w;  // a buffer of size m
-  for (std::size_t k = 0; k < m; ++k) nu[k] = multipliers_[k] / (2 * d);
-  const std::span<const double> nus(nu.data(), m);
-  const double lower = -lagrangian_support_upper(a, pose_a, normal, x, nus.first(ma)) -
-                       lagrangian_support_upper(b, pose_b, -normal, y, nus.subspan(ma));
-  const double gap = d - lower;
+  const double lower = d_polished - complementarity / (2 * d_polished) -
+                       (stationarity.head<3>().norm() * a.bounding_sphere().radius +
+                        stationarity.tail<3>().norm() * b.bounding_sphere().radius) /
+                           (d_polished * scale);
+  // The points, on their boundaries to rounding, moved strictly inside: the distance between
+  // feasible points is an upper bound of the true one.
+  const Vec3 interior_a = (pose_a.apply(a.interior_point()) - origin) / scale;
+  const Vec3 interior_b = (pose_b.apply(b.interior_point()) - origin) / scale;
+  if (!pull_inside(cs, 0, ma, 0, z, interior_a, kIpmPolishPullback) ||
+      !pull_inside(cs, ma, m, 3, z, interior_b, kIpmPolishPullback)) {
+    return false;
+  }
+  const Vec3 x = origin + scale * z.head<3>();
+  const Vec3 y = origin + scale * z.tail<3>();
+  const double d = (y - x).norm();
+  const double gap = d - scale * lower;
   if (!(gap <= kIpmSupportGapRelative * scale) || !(d > gap)) return false;
+  const Vec3 normal = (y - x) / d;
+  multipliers_.assign(m, 0.0);
+  for (int i = 0; i < na; ++i) multipliers_[active[static_cast<std::size_t>(i)]] = lambda[static_cast<std::size_t>(i)] * scale * scale;
 
   report = DistanceReport{};
   report.warm_started = true;
@@ -473,9 +517,16 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   std::span<const double> lambda0;
   double mu0 = options_.initial_barrier;
   int polish_steps = 0;
-  if (warm && options_.warm_polish && fallback) {
+  if (warm && options_.polish && fallback) {
+    Vec6 zw;
+    zw << (pose_a.apply(warm_a_) - frame.origin) / scale, (pose_b.apply(warm_b_) - frame.origin) / scale;
+    polish_lambda_.assign(warm_lambda_.begin(), warm_lambda_.end());
+    for (double& l : polish_lambda_) l /= scale * scale;  // world -> normalised
     DistanceReport polished;
-    if (polish_warm(a, pose_a, b, pose_b, frame.origin, scale, polished, polish_steps)) return polished;
+    if (polish(a, pose_a, b, pose_b, frame.origin, scale, zw, polish_lambda_, polished, polish_steps)) {
+      polished.warm_started = true;
+      return polished;
+    }
     options.max_iterations = std::max(0, options.max_iterations - polish_steps);
   }
   // The query's whole budget, less what a failed polish used.

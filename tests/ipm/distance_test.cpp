@@ -208,7 +208,7 @@ TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
   std::normal_distribution<double> normal(0, 1);
   DistanceSolver cold, warm;
   IpmOptions plain_options;
-  plain_options.warm_polish = false;
+  plain_options.polish = false;
   DistanceSolver plain(plain_options);
   int polished = 0, separated_warm = 0, stepped_aside = 0, overlaps = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {

@@ -106,11 +106,13 @@ class DistanceSolver {
 
  private:
   DistanceReport run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, bool warm);
-  /// The warm start's Newton polish (see distance_warm), in the normalised frame (origin,
-  /// scale) of run() with constraints_ built: true and `report` filled when its answer is
-  /// certified by the separating plane; false otherwise, after `steps` Newton steps.
-  bool polish_warm(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& origin,
-                   double scale, DistanceReport& report, int& steps);
+  /// Newton polish (see distance_warm) from z_start (normalised frame of run(): origin, scale,
+  /// with constraints_ built) and normalised multipliers lambda_start (one per part): true and
+  /// `report` filled when its answer is certified by the separating plane; false otherwise,
+  /// after `steps` Newton steps.
+  bool polish(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& origin,
+              double scale, const Eigen::Matrix<double, 6, 1>& z_start, std::span<const double> lambda_start,
+              DistanceReport& report, int& steps);
   /// The power-cone reformulation (cold start from the interior points), see above, within
   /// `max_iterations` (what the query's budget has left).
   DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
@@ -125,6 +127,7 @@ class DistanceSolver {
   std::array<double, 12> exponents_{};
   std::vector<double> multipliers_;
   std::vector<double> warm_lambda_;
+  std::vector<double> polish_lambda_;  // the polish's starting multipliers (normalised)
   // Warm start: the last points in each object's frame, multipliers (world units), barrier.
   bool warm_valid_ = false;
   Vec3 warm_a_ = nan_vec3();

@@ -80,7 +80,7 @@ struct IpmOptions {
   double warm_start_barrier_fraction = kIpmWarmStartBarrierFraction;
   /// Warm-started distance queries first try Newton's method on the KKT equations of the
   /// previous active set (DistanceSolver::distance_warm); false = interior-point warm start only.
-  bool warm_polish = true;
+  bool polish = true;
   double overlap_check_ratio = kIpmOverlapCheckRatio;
   /// Mehrotra predictor-corrector (true) or a fixed centring sigma = fixed_centering (slower,
   /// conservative path-following).
