@@ -42,6 +42,11 @@ constexpr double kEdgeSlabsPerStep = 32;
 // (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
 // left between the lines at a refined root. Used to clear slabs of edge-edge windows.
 constexpr double kKeptContactReach = 3;
+// Bisection probes of an edge-edge root bracket before its refinement (cost only, see
+// Resolver::root_out_of_reach).
+constexpr int kRootProbes = 8;
+// Rounding allowance of a properness bound (a dot product of unit vectors).
+constexpr double kPropernessMargin = 1e-9;
 // Rows of B with fewer records than this are scanned from their start in the edge-crossing scan
 // (cheaper than finding the row's longest record and binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
@@ -240,6 +245,7 @@ class Resolver {
   // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
   void vertex_face(int va, int fb) {
     const Vec3& p = a_.v[va];
+    if (improper_all_step(*a_.mesh, a_.v, va, b_.n[fb], false)) return;
     const PlaneDistance plane(inverse_, p, b_.n[fb], b_.d[fb]);
     const double slack = slack_factor() * (p.norm() + std::abs(b_.d[fb]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -261,6 +267,7 @@ class Resolver {
   // FV: face fa of A against vertex vb of B.
   void face_vertex(int fa, int vb) {
     const Vec3& x = b_.v[vb];
+    if (improper_all_step(*b_.mesh, b_.v, vb, a_.n[fa], true)) return;
     const PlaneDistance plane(screw_, x, a_.n[fa], a_.d[fa]);
     const double slack = slack_factor() * (x.norm() + std::abs(a_.d[fa]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -321,6 +328,7 @@ class Resolver {
       triple.motion(centre, q, e);
       const double d = segment_distance(pa, da, q, e);
       if (d > edge_speed * (hi - lo) / 2 + tolerance()) return;
+      if (improper_near(triple, cand.edge_a, cand.edge_b, centre, (hi - lo) / 2 + lim.time_tolerance)) return;
       centre_lo = centre - clearance(d);
       centre_hi = centre + clearance(d);
     }
@@ -338,7 +346,9 @@ class Resolver {
         cleared_until = std::max(cleared_until, mid + clearance(d));
         continue;
       }
+      if (improper_near(triple, cand.edge_a, cand.edge_b, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
+        if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
         const double s = refine_root(f, l, h, direction, lim, stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
       });
@@ -352,6 +362,73 @@ class Resolver {
   // Relative evaluation error allowed before a sign change counts (as in the exact mode).
   static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
   double tolerance() const { return opt_.feature_tolerance * scale_; }
+  // A bracket [l, h] of a sign change of the triple product, before its refinement: true when the
+  // root cannot be a crossing that report_edge_edge keeps. Bisects by the sign of f (at most
+  // kRootProbes times) and measures the segment distance d at each midpoint m: B's edge moves at
+  // most edge_speed, so the segments stay farther apart than kKeptContactReach tolerance() on the
+  // whole current bracket when d exceeds that plus edge_speed times its half width. Why the root
+  // that refine_root would return stays inside the current bracket: a bracket wider than the time
+  // tolerance comes from the branch and bound's monotone test (f' keeps its sign on it), so the
+  // sign change is unique and every point with |f| <= slack (where refine_root may stop early) lies
+  // on the same side of m as the root once |f(m)| > slack; refine_root's other answers are within
+  // half a time tolerance of the root, which the clearance allows for. Probing stops (the root is
+  // refined) at |f(m)| <= slack. The bracket handed to refine_root is the original one, so the
+  // roots that are kept are bit for bit those of a plain refinement.
+  template <class F>
+  bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
+                         const RootLimits& lim, double edge_speed, int ea, int eb) {
+    double lo = l, hi = h, last = (l + h) / 2;
+    for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
+      const double m = (lo + hi) / 2;
+      last = m;
+      Vec3 q, e;
+      triple.motion(m, q, e);
+      const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + kKeptContactReach * tolerance();
+      if (segment_distance(triple.pa, triple.da, q, e) > reach) return true;
+      const double fm = f(m);
+      ++stats_.evaluations;
+      if (std::abs(fm) <= lim.slack) break;
+      ((direction < 0) == (fm > 0) ? lo : hi) = m;
+    }
+    return improper_near(triple, ea, eb, last, hi - lo + lim.time_tolerance);
+  }
+
+  // True when an edge-edge crossing at any time within `width` of s cannot pass the properness
+  // threshold (either orientation of the normal: the kept one follows B's velocity at the crossing
+  // point, not known before the refinement). Each term of formula (7) is n . c with c either fixed
+  // (A's faces) or turning with B at rate theta, |c| <= 1, and n = da x e(s) / |da x e(s)| turns at
+  // most theta / |ua x ub(s)| (ua, ub unit), where |ua x ub| >= |ua x ub(s)| - theta width nearby:
+  // so no term moves by more than theta width (1 / that sine + 1) within the span.
+  bool improper_near(const EdgeTripleProduct& triple, int ea, int eb, double s, double width) const {
+    const double theta = screw_.angle;
+    const Vec3 ua = triple.da / triple.la, ub = triple.rotate(s, triple.db) / triple.lb;
+    const Vec3 cr = ua.cross(ub);
+    const double sine = cr.norm() - theta * width;
+    if (!(sine > 0)) return false;
+    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+    const Vec3 n = cr / cr.norm();
+    auto rotate_b = [&](const Vec3& d) { return triple.rotate(s, d); };
+    const mesh::Edge& edge_a = a_.mesh->edge(ea);
+    const mesh::Edge& edge_b = b_.mesh->edge(eb);
+    const double best = std::max(edge_properness(edge_a, edge_b, a_.n, b_.n, ua, ub, n, rotate_b),
+                                 edge_properness(edge_a, edge_b, a_.n, b_.n, ua, ub, Vec3(-n), rotate_b));
+    return best + drift < opt_.properness_threshold;
+  }
+
+  // True when the vertex's properness against the face stays below the threshold at every time
+  // of the step: min_i e_i . n(s) <= min_i max_s e_i . n(s), with either the face normal n (VF:
+  // B's face turns) or the vertex's edges e_i (FV: B's vertex turns) carried by the screw.
+  bool improper_all_step(const Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
+                         bool edges_turn) const {
+    for (int e : m.vertex_edges(vertex)) {
+      const mesh::Edge& ed = m.edge(e);
+      const Vec3 dir = (positions[ed.v0 == vertex ? ed.v1 : ed.v0] - positions[vertex]).normalized();
+      const double best = edges_turn ? max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, dir, n)
+                                     : max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, n, dir);
+      if (best < opt_.properness_threshold - kPropernessMargin) return true;
+    }
+    return false;
+  }
 
   // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1
   // cos(s alpha) + c2 sin(s alpha)) + c3 vanishes where cos(s alpha - psi) = -c3 / (alpha R),
@@ -429,6 +506,7 @@ class Resolver {
   const ScrewOptions& opt_;
   const double scale_;
   RootLimits limits_{};
+  const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   RootStats stats_;
   std::vector<Collision> found_;
 };

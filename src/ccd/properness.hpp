@@ -8,6 +8,7 @@
 #include <proxima/mesh/mesh.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -43,6 +44,22 @@ double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const std::ve
   worst = std::min(worst, -nb.dot(rotate_b(normals_b[eb.face_left])));
   if (eb.face_right >= 0) worst = std::min(worst, nb.dot(rotate_b(normals_b[eb.face_right])));
   return worst;
+}
+
+/// max over phi in [0, theta] of (R(phi) a) . b, R(phi) the rotation by phi about the unit `axis`
+/// (theta in [0, pi), cos_theta and sin_theta its cosine and sine). (R(phi) a) . b = a . b + Q + P sin phi - Q cos phi
+/// with P = (axis x a) . b, Q = (axis x (axis x a)) . b, that is a . b + Q + M cos(phi - psi) with
+/// M = hypot(P, Q) and psi = atan2(P, -Q): the maximum is at psi when psi lies in [0, theta] (sin
+/// psi >= 0 and cos psi >= cos theta, cos decreasing on [0, pi]) and at an end otherwise.
+inline double max_turned_dot(const Vec3& axis, double theta, double cos_theta, double sin_theta, const Vec3& a,
+                             const Vec3& b) {
+  const double ab = a.dot(b);
+  if (theta == 0) return ab;
+  const Vec3 va = axis.cross(a);
+  const double p = va.dot(b), q = axis.cross(va).dot(b);
+  const double m = std::sqrt(p * p + q * q);
+  if (p >= 0 && -q >= m * cos_theta) return ab + q + m;
+  return std::max(ab, ab + q + p * sin_theta - q * cos_theta);
 }
 
 }  // namespace proxima::ccd::detail
