@@ -217,12 +217,26 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
       }
     }
   }
-  std::sort(out.begin(), out.end(), [](const EdgeCandidate& x, const EdgeCandidate& y) {
-    if (x.edge_a != y.edge_a) return x.edge_a < y.edge_a;
-    return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
-  });
+  // Ordered by (edge_a, edge_b, lo): a counting sort on A's edge (dense ids, several records per
+  // pair and row), then a sort of each small group. Entries equal in all three keys may come in
+  // any order: the merge below joins them the same way.
+  int edges_a = 0;
+  for (const EdgeCandidate& c : out) edges_a = std::max(edges_a, c.edge_a + 1);
+  std::vector<int> group(static_cast<std::size_t>(edges_a) + 1, 0);
+  for (const EdgeCandidate& c : out) ++group[static_cast<std::size_t>(c.edge_a) + 1];
+  for (std::size_t k = 1; k < group.size(); ++k) group[k] += group[k - 1];
+  std::vector<EdgeCandidate> sorted(out.size());
+  {
+    std::vector<int> fill(group.begin(), group.end() - 1);
+    for (const EdgeCandidate& c : out) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.edge_a)]++)] = c;
+  }
+  for (std::size_t k = 0; k + 1 < group.size(); ++k) {
+    std::sort(sorted.begin() + group[k], sorted.begin() + group[k + 1], [](const EdgeCandidate& x, const EdgeCandidate& y) {
+      return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
+    });
+  }
   std::vector<EdgeCandidate> merged;
-  for (const EdgeCandidate& c : out) {
+  for (const EdgeCandidate& c : sorted) {
     if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
         c.lo <= merged.back().hi) {
       merged.back().hi = std::max(merged.back().hi, c.hi);
@@ -298,6 +312,10 @@ class Resolver {
     const Vec3 db = b_.v[edge_b.v1] - qb;
     const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
     if (!(lo < hi)) return;
+    // Most candidates of bodies that pass through each other can only give improper crossings:
+    // that test (no sincos of the triple product) comes first.
+    const Vec3 ua = da.normalized(), ub0 = db.normalized();
+    if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, (lo + hi) / 2, (hi - lo) / 2 + limits_.time_tolerance)) return;
     const EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     auto f = [&](double s) { return triple.value(s); };
@@ -328,7 +346,6 @@ class Resolver {
       triple.motion(centre, q, e);
       const double d = segment_distance(pa, da, q, e);
       if (d > edge_speed * (hi - lo) / 2 + tolerance()) return;
-      if (improper_near(triple, cand.edge_a, cand.edge_b, centre, (hi - lo) / 2 + lim.time_tolerance)) return;
       centre_lo = centre - clearance(d);
       centre_hi = centre + clearance(d);
     }
@@ -346,7 +363,7 @@ class Resolver {
         cleared_until = std::max(cleared_until, mid + clearance(d));
         continue;
       }
-      if (improper_near(triple, cand.edge_a, cand.edge_b, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
+      if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
         const double s = refine_root(f, l, h, direction, lim, stats_);
@@ -390,29 +407,39 @@ class Resolver {
       if (std::abs(fm) <= lim.slack) break;
       ((direction < 0) == (fm > 0) ? lo : hi) = m;
     }
-    return improper_near(triple, ea, eb, last, hi - lo + lim.time_tolerance);
+    return improper_near(ea, eb, triple.da / triple.la, triple.db / triple.lb, last, hi - lo + lim.time_tolerance);
   }
 
-  // True when an edge-edge crossing at any time within `width` of s cannot pass the properness
-  // threshold (either orientation of the normal: the kept one follows B's velocity at the crossing
-  // point, not known before the refinement). Each term of formula (7) is n . c with c either fixed
-  // (A's faces) or turning with B at rate theta, |c| <= 1, and n = da x e(s) / |da x e(s)| turns at
-  // most theta / |ua x ub(s)| (ua, ub unit), where |ua x ub| >= |ua x ub(s)| - theta width nearby:
-  // so no term moves by more than theta width (1 / that sine + 1) within the span.
-  bool improper_near(const EdgeTripleProduct& triple, int ea, int eb, double s, double width) const {
+  // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
+  // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
+  // orientation of the normal (the kept one follows B's velocity at the crossing point, unknown
+  // before the refinement; -n changes the sign of every term). Each term of formula (7) is n . c
+  // with c either fixed (A's faces) or turning with B at rate theta, |c| <= 1, and n = ua x ub(s) /
+  // |ua x ub(s)| turns at most theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width:
+  // so within the span no term moves by more than theta width (1 / that sine + 1).
+  bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
     const double theta = screw_.angle;
-    const Vec3 ua = triple.da / triple.la, ub = triple.rotate(s, triple.db) / triple.lb;
+    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+    const Vec3& axis = screw_.axis;
+    auto turn = [&](const Vec3& d) {
+      const Vec3 vd = axis.cross(d);
+      return Vec3(d + sn * vd + vers * axis.cross(vd));
+    };
+    const Vec3 ub = turn(ub0);
     const Vec3 cr = ua.cross(ub);
-    const double sine = cr.norm() - theta * width;
+    const double length = cr.norm();
+    const double sine = length - theta * width;
     if (!(sine > 0)) return false;
+    const EdgeTerms t = edge_properness_terms(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub,
+                                              Vec3(cr / length), turn);
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (int i = 0; i < t.count; ++i) {
+      low = std::min(low, t.value[static_cast<std::size_t>(i)]);
+      high = std::max(high, t.value[static_cast<std::size_t>(i)]);
+    }
     const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
-    const Vec3 n = cr / cr.norm();
-    auto rotate_b = [&](const Vec3& d) { return triple.rotate(s, d); };
-    const mesh::Edge& edge_a = a_.mesh->edge(ea);
-    const mesh::Edge& edge_b = b_.mesh->edge(eb);
-    const double best = std::max(edge_properness(edge_a, edge_b, a_.n, b_.n, ua, ub, n, rotate_b),
-                                 edge_properness(edge_a, edge_b, a_.n, b_.n, ua, ub, Vec3(-n), rotate_b));
-    return best + drift < opt_.properness_threshold;
+    return std::max(low, -high) + drift < opt_.properness_threshold;
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time
