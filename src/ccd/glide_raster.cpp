@@ -251,8 +251,8 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
 // exact), producing collisions in A's frame.
 class Resolver {
  public:
-  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale)
-      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
+  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
   }
 
@@ -394,6 +394,7 @@ class Resolver {
   template <class F>
   bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
                          const RootLimits& lim, double edge_speed, int ea, int eb) {
+    if (!cull_) return false;
     double lo = l, hi = h, last = (l + h) / 2;
     for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
       const double m = (lo + hi) / 2;
@@ -418,6 +419,7 @@ class Resolver {
   // |ua x ub(s)| turns at most theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width:
   // so within the span no term moves by more than theta width (1 / that sine + 1).
   bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
+    if (!cull_) return false;
     const double theta = screw_.angle;
     const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
     const double sn = 2 * sh * ch, vers = 2 * sh * sh;
@@ -447,6 +449,7 @@ class Resolver {
   // B's face turns) or the vertex's edges e_i (FV: B's vertex turns) carried by the screw.
   bool improper_all_step(const Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
                          bool edges_turn) const {
+    if (!cull_) return false;
     for (int e : m.vertex_edges(vertex)) {
       const mesh::Edge& ed = m.edge(e);
       const Vec3 dir = (positions[ed.v0 == vertex ? ed.v1 : ed.v0] - positions[vertex]).normalized();
@@ -532,6 +535,7 @@ class Resolver {
   const Screw inverse_;
   const ScrewOptions& opt_;
   const double scale_;
+  const bool cull_;
   RootLimits limits_{};
   const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   RootStats stats_;
@@ -591,7 +595,7 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
 }  // namespace
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
-                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options) {
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   const Screw a_motion = decompose(a_end * a_start.inverse());
@@ -661,7 +665,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
 
   // Steps 5-6: the candidates, then their analytic resolution.
   const double pad = pixel;
-  Resolver resolver(ga, gb, screw, options, scale);
+  Resolver resolver(ga, gb, screw, options, scale, cull);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
   auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
