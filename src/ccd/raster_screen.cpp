@@ -205,6 +205,7 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   Polygon poly, kept, half, wedge;
   std::vector<double> values;
   for (int f = 0; f < m.num_faces(); ++f) {
+    if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
     const auto ids = m.face(f);
     const Vec3& n = normals[f];
     poly.clear();

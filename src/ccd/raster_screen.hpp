@@ -70,6 +70,8 @@ struct RasterSettings {
   bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
   bool doppel = false;         ///< add the doppeled parts (body A)
   double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Faces f with skip_face[f] != 0 are not drawn (empty: every face is).
+  std::span<const unsigned char> skip_face;
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
   int row_lo = std::numeric_limits<int>::min();
   int row_hi = std::numeric_limits<int>::max();
