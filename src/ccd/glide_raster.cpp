@@ -47,8 +47,8 @@ constexpr double kKeptContactReach = 3;
 constexpr int kRootProbes = 8;
 // Rounding allowance of a properness bound (a dot product of unit vectors).
 constexpr double kPropernessMargin = 1e-9;
-// Rows of B with fewer records than this are scanned from their start in the edge-crossing scan
-// (cheaper than finding the row's longest record and binary searches there). Cost only.
+// Rows with fewer records than this are scanned from their start in the edge-crossing and
+// vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
@@ -115,24 +115,67 @@ std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points
   constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
   std::vector<unsigned char> state(faces.parts.size(), 0);
   std::vector<int> touched;
+  // Per row: the tallest record, so that a scan for records reaching up to a height starts at a
+  // binary search (records starting more than that below it end below it; one pad more against
+  // rounding in hmax - hmin).
+  std::vector<double> tallest;
+  if (faces.records.size() >= kLinearScanRecords) {
+    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, 0);
+    for (const PixelRecord& rec : faces.records) {
+      double& t = tallest[static_cast<std::size_t>(rec.row - faces.row_min)];
+      t = std::max(t, rec.hmax - rec.hmin);
+    }
+  }
+  using Iterator = std::span<const PixelRecord>::iterator;
+  auto first_reaching = [&](std::span<const PixelRecord> row, int k, double h) {
+    const double back = tallest[static_cast<std::size_t>(k - faces.row_min)] + pad;
+    return std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) { return rec.hmin < h - back; });
+  };
+  auto visit = [&](const PixelRecord& rec, const VertexRecord& v, bool own_row, bool count_below) {
+    const ScreenSegment& s = faces.segments[rec.segment];
+    unsigned char& st = state[s.part];
+    const unsigned char before = st;
+    if (own_row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
+      const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+      if ((h < v.h) == count_below) st ^= kOddCrossings;
+    }
+    if (rec.hmin <= v.h + pad && rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) {
+      st |= kNearBoundary;
+    }
+    if (st != before && !(st & kListed)) {
+      st |= kListed;
+      touched.push_back(s.part);
+    }
+  };
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
     touched.clear();
     for (int k = v.row - 1; k <= v.row + 1; ++k) {
-      for (const PixelRecord& rec : faces.row(k)) {
-        if (rec.hmin > v.h + pad) break;
-        const ScreenSegment& s = faces.segments[rec.segment];
-        unsigned char& st = state[s.part];
-        const unsigned char before = st;
-        if (k == v.row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
-          const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-          if (h < v.h) st ^= kOddCrossings;
+      const auto row = faces.row(k);
+      if (row.size() < kLinearScanRecords) {
+        for (const PixelRecord& rec : row) {
+          if (rec.hmin > v.h + pad) break;
+          visit(rec, v, k == v.row, true);
         }
-        if (rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
-        if (st != before && !(st & kListed)) {
-          st |= kListed;
-          touched.push_back(s.part);
-        }
+        continue;
+      }
+      const Iterator reaching = first_reaching(row, k, v.h - pad);
+      const Iterator starting = std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) {
+        return rec.hmin <= v.h + pad;
+      });
+      if (k != v.row) {
+        // Neighbouring rows only hold records near the vertex.
+        for (Iterator it = reaching; it < starting; ++it) visit(*it, v, false, true);
+        continue;
+      }
+      // The vertex's row: the parity of the part boundary's crossings of r = v.r below v.h, or,
+      // when fewer records lie that way, above (h >= v.h: the same parity, since a closed boundary
+      // crosses the line an even number of times and every crossing has a record in this row;
+      // not relied on when records are missing).
+      if (!faces.out_of_records && row.end() - reaching < starting - row.begin()) {
+        for (Iterator it = reaching; it < row.end(); ++it) visit(*it, v, true, false);
+      } else {
+        for (Iterator it = row.begin(); it < starting; ++it) visit(*it, v, true, true);
       }
     }
     for (int part : touched) {
