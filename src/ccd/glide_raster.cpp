@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 #include <utility>
 
 namespace proxima::ccd::detail {
@@ -218,9 +219,24 @@ std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixe
 std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
   std::vector<EdgeCandidate> out;
   const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
+  // Per segment, the screen time per screen length; per record, its time range in its row (each
+  // record meets several of the other body's): computed on first use.
   auto time_per_length = [](const ScreenSegment& s) {
     const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
+  };
+  struct RecordTimes {
+    double lo = std::numeric_limits<double>::quiet_NaN(), hi = 0, per_length = 0;
+  };
+  std::vector<RecordTimes> times_a(a.records.size()), times_b(b.records.size());
+  auto record_times = [&](const BodyRaster& body, std::vector<RecordTimes>& times, const PixelRecord& rec) {
+    RecordTimes& t = times[static_cast<std::size_t>(&rec - body.records.data())];
+    if (std::isnan(t.lo)) {
+      const ScreenSegment& seg = body.segments[rec.segment];
+      std::tie(t.lo, t.hi) = row_times(seg, rec.row, pixel);
+      t.per_length = time_per_length(seg);
+    }
+    return t;
   };
   for (int k = k0; k <= k1; ++k) {
     const auto ra = a.row(k);
@@ -250,10 +266,9 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
           if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
-          const auto [ta_lo, ta_hi] = row_times(sa, k, pixel);
-          const auto [tb_lo, tb_hi] = row_times(sb, kb, pixel);
-          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
-          const double lo = ta_lo - tb_hi - w, hi = ta_hi - tb_lo + w;
+          const RecordTimes ta = record_times(a, times_a, pa), tb = record_times(b, times_b, pb);
+          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (ta.per_length + tb.per_length);
+          const double lo = ta.lo - tb.hi - w, hi = ta.hi - tb.lo + w;
           if (hi < 0 || lo > 1) continue;
           out.push_back({sa.edge, sb.edge, lo, hi});
         }
