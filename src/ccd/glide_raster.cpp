@@ -69,6 +69,9 @@ struct Geometry {
 Geometry make_geometry(const Mesh& m, const Pose& to_a) {
   Geometry g;
   g.mesh = &m;
+  g.v.reserve(m.vertices().size());
+  g.n.reserve(static_cast<std::size_t>(m.num_faces()));
+  g.d.reserve(static_cast<std::size_t>(m.num_faces()));
   for (const Vec3& p : m.vertices()) g.v.push_back(to_a.apply(p));
   for (int f = 0; f < m.num_faces(); ++f) {
     g.n.push_back(to_a.rotate(m.face_normal(f)));
@@ -112,6 +115,7 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
 std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad) {
   std::vector<std::pair<int, int>> out;
+  out.reserve(points.vertices.size());
   // Per part: crossing parity, near the boundary, already listed in `touched`.
   constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
   std::vector<unsigned char> state(faces.parts.size(), 0);
@@ -218,6 +222,7 @@ std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixe
 // Windows of the same edge pair that overlap are merged.
 std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
   std::vector<EdgeCandidate> out;
+  out.reserve(a.records.size());
   const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
   // Per segment, the screen time per screen length; per record, its time range in its row (each
   // record meets several of the other body's): computed on first use.
@@ -294,6 +299,7 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
     });
   }
   std::vector<EdgeCandidate> merged;
+  merged.reserve(sorted.size());
   for (const EdgeCandidate& c : sorted) {
     if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
         c.lo <= merged.back().hi) {
@@ -748,6 +754,8 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
   const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
   auto to_canonical = [&](const Geometry& g, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
+    points.reserve(g.v.size());
+    normals.reserve(g.n.size());
     for (const Vec3& p : g.v) points.push_back(screen.to_canonical * (p - screen.origin));
     for (const Vec3& n : g.n) normals.push_back(screen.to_canonical * n);
   };

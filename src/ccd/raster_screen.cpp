@@ -18,6 +18,7 @@ constexpr std::size_t kBranches = 4;
 // First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
 constexpr int kPiecesPerEdgeGuess = 4;
 constexpr int kRecordsPerEdgeGuess = 16;
+constexpr int kCornersPerFaceGuess = 8;
 // A polygon needs this many corners.
 constexpr std::size_t kMinCorners = 3;
 
@@ -91,8 +92,8 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
 
 class Drawer {
  public:
-  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out)
-      : screen_(screen), set_(settings), out_(out) {}
+  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, int edges)
+      : screen_(screen), set_(settings), out_(out), whole_drawn_(kBranches * static_cast<std::size_t>(edges), 0) {}
 
   void add_part(int face, Branch branch, const Polygon& poly) {
     if (poly.size() < kMinCorners) return;
@@ -115,7 +116,6 @@ class Drawer {
       int crossing_edge = poly[i].edge;
       if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
         const std::size_t key = kBranches * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
-        if (key >= whole_drawn_.size()) whole_drawn_.resize(key + 1, 0);
         if (whole_drawn_[key]) crossing_edge = -1;
         whole_drawn_[key] = 1;
       }
@@ -195,7 +195,9 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));
   out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
-  Drawer drawer(screen, settings, out);
+  out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
+  out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
+  Drawer drawer(screen, settings, out, m.num_edges());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
   auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
