@@ -92,8 +92,12 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
 
 class Drawer {
  public:
-  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, int edges)
-      : screen_(screen), set_(settings), out_(out), whole_drawn_(kBranches * static_cast<std::size_t>(edges), 0) {}
+  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, int edges, int vertices)
+      : screen_(screen),
+        set_(settings),
+        out_(out),
+        whole_drawn_(kBranches * static_cast<std::size_t>(edges), 0),
+        vertex_projection_(kBranches * static_cast<std::size_t>(vertices)) {}
 
   void add_part(int face, Branch branch, const Polygon& poly) {
     if (poly.size() < kMinCorners) return;
@@ -103,10 +107,16 @@ class Drawer {
     std::vector<ScreenPoint>& proj = projected_;
     proj.resize(poly.size());
     for (std::size_t i = 0; i < poly.size(); ++i) {
-      proj[i] = project(poly[i].x, branch);
-      if (poly[i].vertex >= 0) {
-        out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
+      if (poly[i].vertex < 0) {
+        proj[i] = project(poly[i].x, branch);
+        continue;
       }
+      // A mesh vertex is a corner of several parts: projected once per branch (its corner is the
+      // same point in each).
+      const std::size_t key = kBranches * static_cast<std::size_t>(poly[i].vertex) + static_cast<std::size_t>(branch);
+      if (std::isnan(vertex_projection_[key].r)) vertex_projection_[key] = project(poly[i].x, branch);
+      proj[i] = vertex_projection_[key];
+      out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
     }
     for (std::size_t i = 0; i < poly.size(); ++i) {
       const std::size_t j = (i + 1) % poly.size();
@@ -182,7 +192,8 @@ class Drawer {
   const RasterSettings& set_;
   BodyRaster& out_;
   std::vector<ScreenPoint> projected_;
-  std::vector<unsigned char> whole_drawn_;  // per (mesh edge, branch): drawn whole already
+  std::vector<unsigned char> whole_drawn_;        // per (mesh edge, branch): drawn whole already
+  std::vector<ScreenPoint> vertex_projection_;  // per (mesh vertex, branch); r NaN: not yet
 };
 
 }  // namespace
@@ -197,7 +208,7 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
   out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
-  Drawer drawer(screen, settings, out, m.num_edges());
+  Drawer drawer(screen, settings, out, m.num_edges(), m.num_vertices());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
   auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
