@@ -499,9 +499,13 @@ class Resolver {
   double tolerance() const { return opt_.feature_tolerance * scale_; }
   // A bracket [l, h] of a sign change of the triple product, before its refinement: true when the
   // root cannot be a crossing that report_edge_edge keeps. Bisects by the sign of f (at most
-  // kRootProbes times) and measures the segment distance d at each midpoint m: B's edge moves at
-  // most edge_speed, so the segments stay farther apart than kKeptContactReach tolerance() on the
-  // whole current bracket when d exceeds that plus edge_speed times its half width. Why the root
+  // kRootProbes times) and measures the segment distance d at each midpoint m. What a kept root c
+  // needs: both lines' closest points within tolerance() of their segments, and those points are
+  // |f(c)| / |da x e(c)| apart, where |da x e| > parallel_tolerance la lb (else it is not kept) and
+  // |f(c)| <= max(slack, |f'| max time_tolerance / 2) (refine_root's two ways of stopping): so
+  // the segments are within 2 tolerance() + gap of each other at c. B's edge moves at most
+  // edge_speed, so none of the current bracket qualifies when d exceeds that plus edge_speed times
+  // the bracket's half width. Why the root
   // that refine_root would return stays inside the current bracket: a bracket wider than the time
   // tolerance comes from the branch and bound's monotone test (f' keeps its sign on it), so the
   // sign change is unique and every point with |f| <= slack (where refine_root may stop early) lies
@@ -513,13 +517,17 @@ class Resolver {
   bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
                          const RootLimits& lim, double edge_speed, int ea, int eb) {
     if (!cull_) return false;
+    double slope_bound = 0, unused = 0;
+    triple.bounds(l, h, slope_bound, unused);
+    const double gap = std::max(lim.slack, slope_bound * lim.time_tolerance / 2) /
+                       (opt_.parallel_tolerance * triple.la * triple.lb);
     double lo = l, hi = h, last = (l + h) / 2;
     for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
       const double m = (lo + hi) / 2;
       last = m;
       Vec3 q, e;
       triple.motion(m, q, e);
-      const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + kKeptContactReach * tolerance();
+      const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + 2 * tolerance() + gap;
       if (segment_distance(triple.pa, triple.da, q, e) > reach) return true;
       const double fm = f(m);
       ++stats_.evaluations;
