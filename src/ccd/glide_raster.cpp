@@ -498,21 +498,20 @@ class Resolver {
   static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
   double tolerance() const { return opt_.feature_tolerance * scale_; }
   // A bracket [l, h] of a sign change of the triple product, before its refinement: true when the
-  // root cannot be a crossing that report_edge_edge keeps. Bisects by the sign of f (at most
-  // kRootProbes times) and measures the segment distance d at each midpoint m. What a kept root c
-  // needs: both lines' closest points within tolerance() of their segments, and those points are
-  // |f(c)| / |da x e(c)| apart, where |da x e| > parallel_tolerance la lb (else it is not kept) and
-  // |f(c)| <= max(slack, |f'| max time_tolerance / 2) (refine_root's two ways of stopping): so
-  // the segments are within 2 tolerance() + gap of each other at c. B's edge moves at most
-  // edge_speed, so none of the current bracket qualifies when d exceeds that plus edge_speed times
-  // the bracket's half width. Why the root
-  // that refine_root would return stays inside the current bracket: a bracket wider than the time
-  // tolerance comes from the branch and bound's monotone test (f' keeps its sign on it), so the
-  // sign change is unique and every point with |f| <= slack (where refine_root may stop early) lies
-  // on the same side of m as the root once |f(m)| > slack; refine_root's other answers are within
-  // half a time tolerance of the root, which the clearance allows for. Probing stops (the root is
-  // refined) at |f(m)| <= slack. The bracket handed to refine_root is the original one, so the
-  // roots that are kept are bit for bit those of a plain refinement.
+  // root cannot be a crossing that report_edge_edge keeps (or only an improper one). Bisects by
+  // the sign of f (at most kRootProbes times) and measures the segment distance d at each
+  // midpoint m. A kept root c has both lines' closest points within tolerance() of their
+  // segments, and those points are |f(c)| / |da x e(c)| apart, where |da x e| > parallel_tolerance
+  // la lb (else it is not kept) and |f(c)| <= max(slack, |f'| max time_tolerance / 2) (refine_root's
+  // two ways of stopping): the segments are within 2 tolerance() + that gap at c. B's edge moves
+  // at most edge_speed, so no time of the current bracket qualifies when d exceeds that plus
+  // edge_speed times the bracket's half width. The root refine_root would return stays in the
+  // current bracket: a bracket wider than the time tolerance comes from the branch and bound's
+  // monotone test (f' keeps its sign on it), so the sign change is unique and every point with
+  // |f| <= slack (where refine_root may stop early) lies on the root's side of m once |f(m)| >
+  // slack; its other answers are within half a time tolerance of the root, which the reach allows
+  // for. Probing stops at |f(m)| <= slack. The bracket handed to refine_root is the original one,
+  // so the roots that are kept are bit for bit those of a plain refinement.
   template <class F>
   bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
                          const RootLimits& lim, double edge_speed, int ea, int eb) {
