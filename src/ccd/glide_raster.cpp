@@ -311,60 +311,6 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
   return merged;
 }
 
-// An interval holding the screen radius r of every point of one face: r (the distance from the
-// screw axis, the canonical y axis; for a translation the screen's x) never changes along the flow,
-// so faces of the two bodies whose intervals are apart never meet. Above: the vertices' largest r
-// (r is convex along a face). Below: the centroid's r less the face's largest radial offset from
-// the centroid at a vertex (|P(x - c)| is convex too, so no point of the face, which lies in the
-// convex hull of its vertices, is farther; P drops the axis component). For a translation r = x is
-// linear and the interval is the vertices' range.
-struct RadialRange {
-  double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
-};
-
-std::vector<RadialRange> face_radial_ranges(const Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
-  std::vector<RadialRange> out(static_cast<std::size_t>(m.num_faces()));
-  for (int f = 0; f < m.num_faces(); ++f) {
-    RadialRange& range = out[static_cast<std::size_t>(f)];
-    const auto ids = m.face(f);
-    if (translation) {
-      for (int id : ids) {
-        range.lo = std::min(range.lo, canonical[id].x());
-        range.hi = std::max(range.hi, canonical[id].x());
-      }
-      continue;
-    }
-    Eigen::Vector2d centre = Eigen::Vector2d::Zero();
-    for (int id : ids) centre += Eigen::Vector2d(canonical[id].x(), canonical[id].z());
-    centre /= static_cast<double>(ids.size());
-    double offset = 0;
-    for (int id : ids) {
-      const Eigen::Vector2d radial(canonical[id].x(), canonical[id].z());
-      range.hi = std::max(range.hi, radial.norm());
-      offset = std::max(offset, (radial - centre).norm());
-    }
-    range.lo = std::max(0.0, centre.norm() - offset);
-  }
-  return out;
-}
-
-// Marks (1) the faces whose radial interval is farther than `margin` from [lo, hi]; returns the
-// span of the others' intervals.
-RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
-                               std::vector<unsigned char>& skip) {
-  RadialRange kept;
-  skip.assign(faces.size(), 0);
-  for (std::size_t f = 0; f < faces.size(); ++f) {
-    if (faces[f].hi < other.lo - margin || faces[f].lo > other.hi + margin) {
-      skip[f] = 1;
-      continue;
-    }
-    kept.lo = std::min(kept.lo, faces[f].lo);
-    kept.hi = std::max(kept.hi, faces[f].hi);
-  }
-  return kept;
-}
-
 // The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
 // exact), producing collisions in A's frame.
 class Resolver {

@@ -29,6 +29,47 @@ int row_of(double r, double pixel) {
   return static_cast<int>(std::clamp(k, -kFarRow, kFarRow));
 }
 
+std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
+  std::vector<RadialRange> out(static_cast<std::size_t>(m.num_faces()));
+  for (int f = 0; f < m.num_faces(); ++f) {
+    RadialRange& range = out[static_cast<std::size_t>(f)];
+    const auto ids = m.face(f);
+    if (translation) {
+      for (int id : ids) {
+        range.lo = std::min(range.lo, canonical[id].x());
+        range.hi = std::max(range.hi, canonical[id].x());
+      }
+      continue;
+    }
+    Eigen::Vector2d centre = Eigen::Vector2d::Zero();
+    for (int id : ids) centre += Eigen::Vector2d(canonical[id].x(), canonical[id].z());
+    centre /= static_cast<double>(ids.size());
+    double offset = 0;
+    for (int id : ids) {
+      const Eigen::Vector2d radial(canonical[id].x(), canonical[id].z());
+      range.hi = std::max(range.hi, radial.norm());
+      offset = std::max(offset, (radial - centre).norm());
+    }
+    range.lo = std::max(0.0, centre.norm() - offset);
+  }
+  return out;
+}
+
+RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
+                               std::vector<unsigned char>& skip) {
+  RadialRange kept;
+  skip.assign(faces.size(), 0);
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (faces[f].hi < other.lo - margin || faces[f].lo > other.hi + margin) {
+      skip[f] = 1;
+      continue;
+    }
+    kept.lo = std::min(kept.lo, faces[f].lo);
+    kept.hi = std::max(kept.hi, faces[f].hi);
+  }
+  return kept;
+}
+
 double branch_phi(const Vec3& c, Branch branch) {
   switch (branch) {
     case Branch::principal:

@@ -11,11 +11,13 @@
 
 #include "ccd/glide_raster.hpp"
 #include "ccd/properness.hpp"
+#include "ccd/raster_screen.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <string>
@@ -66,6 +68,48 @@ TEST(RasterCull, MaxTurnedDotIsTheMaximumOverTheTurn) {
     EXPECT_LE(bound, sampled + screw.angle / kSamples + 1e-12) << label;
   }
   EXPECT_GE(interior, 50);  // the maximum inside the turn (not at an end) is exercised
+}
+
+// The radial interval of a face holds the screen radius of every point of the face (sampled as
+// random convex combinations of its vertices, placed at random in the canonical frame).
+TEST(RasterCull, FaceRadialRangesHoldEverySampledPoint) {
+  const std::uint64_t seed = 31337;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  const Mesh meshes[] = {mesh::make_torus(1, 0.3), mesh::make_car(), mesh::make_l_prism()};
+  int tight = 0, samples = 0;
+  for (int k = 0; k < 60; ++k) {
+    const Mesh& m = meshes[k % 3];
+    const bool translation = k % 4 == 0;
+    // Near the axis every few placements (the lower bound is then 0 or close to it).
+    const Pose place = random_turn(rng, std::numbers::pi, (k % 5 == 0 ? 0.3 : 3.0) * u01(rng) * random_unit(rng));
+    std::vector<Vec3> canonical;
+    for (const Vec3& v : m.vertices()) canonical.push_back(place.apply(v));
+    const auto ranges = detail::face_radial_ranges(m, canonical, translation);
+    for (int f = 0; f < m.num_faces(); ++f) {
+      const auto ids = m.face(f);
+      double r_min = std::numeric_limits<double>::infinity();
+      for (int i = 0; i < 20; ++i) {
+        Vec3 x = Vec3::Zero();
+        double total = 0;
+        for (int id : ids) {
+          const double w = u01(rng);
+          x += w * canonical[id];
+          total += w;
+        }
+        x /= total;
+        const double r = translation ? x.x() : std::hypot(x.x(), x.z());
+        r_min = std::min(r_min, r);
+        ++samples;
+        const std::string label = "seed " + std::to_string(seed) + " case " + std::to_string(k) + " face " +
+                                  std::to_string(f);
+        ASSERT_GE(r, ranges[static_cast<std::size_t>(f)].lo - 1e-12) << label;
+        ASSERT_LE(r, ranges[static_cast<std::size_t>(f)].hi + 1e-12) << label;
+      }
+      tight += r_min - ranges[static_cast<std::size_t>(f)].lo < 0.5 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(tight, samples / 40);  // the intervals are not vacuous
 }
 
 struct PairCase {
