@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <tuple>
 #include <utility>
 
 namespace proxima::ccd::detail {
@@ -42,8 +43,13 @@ constexpr double kEdgeSlabsPerStep = 32;
 // (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
 // left between the lines at a refined root. Used to clear slabs of edge-edge windows.
 constexpr double kKeptContactReach = 3;
-// Rows of B with fewer records than this are scanned from their start in the edge-crossing scan
-// (cheaper than finding the row's longest record and binary searches there). Cost only.
+// Bisection probes of an edge-edge root bracket before its refinement (cost only, see
+// Resolver::root_out_of_reach).
+constexpr int kRootProbes = 8;
+// Rounding allowance of a properness bound (a dot product of unit vectors).
+constexpr double kPropernessMargin = 1e-9;
+// Rows with fewer records than this are scanned from their start in the edge-crossing and
+// vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
@@ -63,6 +69,9 @@ struct Geometry {
 Geometry make_geometry(const Mesh& m, const Pose& to_a) {
   Geometry g;
   g.mesh = &m;
+  g.v.reserve(m.vertices().size());
+  g.n.reserve(static_cast<std::size_t>(m.num_faces()));
+  g.d.reserve(static_cast<std::size_t>(m.num_faces()));
   for (const Vec3& p : m.vertices()) g.v.push_back(to_a.apply(p));
   for (int f = 0; f < m.num_faces(); ++f) {
     g.n.push_back(to_a.rotate(m.face_normal(f)));
@@ -106,28 +115,72 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
 std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad) {
   std::vector<std::pair<int, int>> out;
+  out.reserve(points.vertices.size());
   // Per part: crossing parity, near the boundary, already listed in `touched`.
   constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
   std::vector<unsigned char> state(faces.parts.size(), 0);
   std::vector<int> touched;
+  // Per row: the tallest record, so that a scan for records reaching up to a height starts at a
+  // binary search (records starting more than that below it end below it; one pad more against
+  // rounding in hmax - hmin).
+  std::vector<double> tallest;
+  if (faces.records.size() >= kLinearScanRecords) {
+    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, 0);
+    for (const PixelRecord& rec : faces.records) {
+      double& t = tallest[static_cast<std::size_t>(rec.row - faces.row_min)];
+      t = std::max(t, rec.hmax - rec.hmin);
+    }
+  }
+  using Iterator = std::span<const PixelRecord>::iterator;
+  auto first_reaching = [&](std::span<const PixelRecord> row, int k, double h) {
+    const double back = tallest[static_cast<std::size_t>(k - faces.row_min)] + pad;
+    return std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) { return rec.hmin < h - back; });
+  };
+  auto visit = [&](const PixelRecord& rec, const VertexRecord& v, bool own_row, bool count_below) {
+    const ScreenSegment& s = faces.segments[rec.segment];
+    unsigned char& st = state[s.part];
+    const unsigned char before = st;
+    if (own_row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
+      const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+      if ((h < v.h) == count_below) st ^= kOddCrossings;
+    }
+    if (rec.hmin <= v.h + pad && rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) {
+      st |= kNearBoundary;
+    }
+    if (st != before && !(st & kListed)) {
+      st |= kListed;
+      touched.push_back(s.part);
+    }
+  };
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
     touched.clear();
     for (int k = v.row - 1; k <= v.row + 1; ++k) {
-      for (const PixelRecord& rec : faces.row(k)) {
-        if (rec.hmin > v.h + pad) break;
-        const ScreenSegment& s = faces.segments[rec.segment];
-        unsigned char& st = state[s.part];
-        const unsigned char before = st;
-        if (k == v.row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
-          const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-          if (h < v.h) st ^= kOddCrossings;
+      const auto row = faces.row(k);
+      if (row.size() < kLinearScanRecords) {
+        for (const PixelRecord& rec : row) {
+          if (rec.hmin > v.h + pad) break;
+          visit(rec, v, k == v.row, true);
         }
-        if (rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
-        if (st != before && !(st & kListed)) {
-          st |= kListed;
-          touched.push_back(s.part);
-        }
+        continue;
+      }
+      const Iterator reaching = first_reaching(row, k, v.h - pad);
+      const Iterator starting = std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) {
+        return rec.hmin <= v.h + pad;
+      });
+      if (k != v.row) {
+        // Neighbouring rows only hold records near the vertex.
+        for (Iterator it = reaching; it < starting; ++it) visit(*it, v, false, true);
+        continue;
+      }
+      // The vertex's row: the parity of the part boundary's crossings of r = v.r below v.h, or,
+      // when fewer records lie that way, above (h >= v.h: the same parity, since a closed boundary
+      // crosses the line an even number of times and every crossing has a record in this row;
+      // not relied on when records are missing).
+      if (!faces.out_of_records && row.end() - reaching < starting - row.begin()) {
+        for (Iterator it = reaching; it < row.end(); ++it) visit(*it, v, true, false);
+      } else {
+        for (Iterator it = row.begin(); it < starting; ++it) visit(*it, v, true, true);
       }
     }
     for (int part : touched) {
@@ -169,10 +222,26 @@ std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixe
 // Windows of the same edge pair that overlap are merged.
 std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
   std::vector<EdgeCandidate> out;
+  out.reserve(a.records.size());
   const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
+  // Per segment, the screen time per screen length; per record, its time range in its row (each
+  // record meets several of the other body's): computed on first use.
   auto time_per_length = [](const ScreenSegment& s) {
     const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
+  };
+  struct RecordTimes {
+    double lo = std::numeric_limits<double>::quiet_NaN(), hi = 0, per_length = 0;
+  };
+  std::vector<RecordTimes> times_a(a.records.size()), times_b(b.records.size());
+  auto record_times = [&](const BodyRaster& body, std::vector<RecordTimes>& times, const PixelRecord& rec) {
+    RecordTimes& t = times[static_cast<std::size_t>(&rec - body.records.data())];
+    if (std::isnan(t.lo)) {
+      const ScreenSegment& seg = body.segments[rec.segment];
+      std::tie(t.lo, t.hi) = row_times(seg, rec.row, pixel);
+      t.per_length = time_per_length(seg);
+    }
+    return t;
   };
   for (int k = k0; k <= k1; ++k) {
     const auto ra = a.row(k);
@@ -202,22 +271,36 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
           if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
-          const auto [ta_lo, ta_hi] = row_times(sa, k, pixel);
-          const auto [tb_lo, tb_hi] = row_times(sb, kb, pixel);
-          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (time_per_length(sa) + time_per_length(sb));
-          const double lo = ta_lo - tb_hi - w, hi = ta_hi - tb_lo + w;
+          const RecordTimes ta = record_times(a, times_a, pa), tb = record_times(b, times_b, pb);
+          const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (ta.per_length + tb.per_length);
+          const double lo = ta.lo - tb.hi - w, hi = ta.hi - tb.lo + w;
           if (hi < 0 || lo > 1) continue;
           out.push_back({sa.edge, sb.edge, lo, hi});
         }
       }
     }
   }
-  std::sort(out.begin(), out.end(), [](const EdgeCandidate& x, const EdgeCandidate& y) {
-    if (x.edge_a != y.edge_a) return x.edge_a < y.edge_a;
-    return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
-  });
+  // Ordered by (edge_a, edge_b, lo): a counting sort on A's edge (dense ids, several records per
+  // pair and row), then a sort of each small group. Entries equal in all three keys may come in
+  // any order: the merge below joins them the same way.
+  int edges_a = 0;
+  for (const EdgeCandidate& c : out) edges_a = std::max(edges_a, c.edge_a + 1);
+  std::vector<int> group(static_cast<std::size_t>(edges_a) + 1, 0);
+  for (const EdgeCandidate& c : out) ++group[static_cast<std::size_t>(c.edge_a) + 1];
+  for (std::size_t k = 1; k < group.size(); ++k) group[k] += group[k - 1];
+  std::vector<EdgeCandidate> sorted(out.size());
+  {
+    std::vector<int> fill(group.begin(), group.end() - 1);
+    for (const EdgeCandidate& c : out) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.edge_a)]++)] = c;
+  }
+  for (std::size_t k = 0; k + 1 < group.size(); ++k) {
+    std::sort(sorted.begin() + group[k], sorted.begin() + group[k + 1], [](const EdgeCandidate& x, const EdgeCandidate& y) {
+      return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
+    });
+  }
   std::vector<EdgeCandidate> merged;
-  for (const EdgeCandidate& c : out) {
+  merged.reserve(sorted.size());
+  for (const EdgeCandidate& c : sorted) {
     if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
         c.lo <= merged.back().hi) {
       merged.back().hi = std::max(merged.back().hi, c.hi);
@@ -232,14 +315,15 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
 // exact), producing collisions in A's frame.
 class Resolver {
  public:
-  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale)
-      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
+  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
   }
 
   // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
   void vertex_face(int va, int fb) {
     const Vec3& p = a_.v[va];
+    if (improper_all_step(*a_.mesh, a_.v, va, b_.n[fb], false)) return;
     const PlaneDistance plane(inverse_, p, b_.n[fb], b_.d[fb]);
     const double slack = slack_factor() * (p.norm() + std::abs(b_.d[fb]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -261,6 +345,7 @@ class Resolver {
   // FV: face fa of A against vertex vb of B.
   void face_vertex(int fa, int vb) {
     const Vec3& x = b_.v[vb];
+    if (improper_all_step(*b_.mesh, b_.v, vb, a_.n[fa], true)) return;
     const PlaneDistance plane(screw_, x, a_.n[fa], a_.d[fa]);
     const double slack = slack_factor() * (x.norm() + std::abs(a_.d[fa]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -291,6 +376,10 @@ class Resolver {
     const Vec3 db = b_.v[edge_b.v1] - qb;
     const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
     if (!(lo < hi)) return;
+    // Most candidates of bodies that pass through each other can only give improper crossings:
+    // that test (no sincos of the triple product) comes first.
+    const Vec3 ua = da.normalized(), ub0 = db.normalized();
+    if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, (lo + hi) / 2, (hi - lo) / 2 + limits_.time_tolerance)) return;
     const EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     auto f = [&](double s) { return triple.value(s); };
@@ -338,7 +427,9 @@ class Resolver {
         cleared_until = std::max(cleared_until, mid + clearance(d));
         continue;
       }
+      if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
+        if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
         const double s = refine_root(f, l, h, direction, lim, stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
       });
@@ -352,6 +443,93 @@ class Resolver {
   // Relative evaluation error allowed before a sign change counts (as in the exact mode).
   static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
   double tolerance() const { return opt_.feature_tolerance * scale_; }
+  // A bracket [l, h] of a sign change of the triple product, before its refinement: true when the
+  // root cannot be a crossing that report_edge_edge keeps (or only an improper one). Bisects by
+  // the sign of f (at most kRootProbes times) and measures the segment distance d at each
+  // midpoint m. A kept root c has both lines' closest points within tolerance() of their
+  // segments, and those points are |f(c)| / |da x e(c)| apart, where |da x e| > parallel_tolerance
+  // la lb (else it is not kept) and |f(c)| <= max(slack, |f'| max time_tolerance / 2) (refine_root's
+  // two ways of stopping): the segments are within 2 tolerance() + that gap at c. B's edge moves
+  // at most edge_speed, so no time of the current bracket qualifies when d exceeds that plus
+  // edge_speed times the bracket's half width. The root refine_root would return stays in the
+  // current bracket: a bracket wider than the time tolerance comes from the branch and bound's
+  // monotone test (f' keeps its sign on it), so the sign change is unique and every point with
+  // |f| <= slack (where refine_root may stop early) lies on the root's side of m once |f(m)| >
+  // slack; its other answers are within half a time tolerance of the root, which the reach allows
+  // for. Probing stops at |f(m)| <= slack. The bracket handed to refine_root is the original one,
+  // so the roots that are kept are bit for bit those of a plain refinement.
+  template <class F>
+  bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
+                         const RootLimits& lim, double edge_speed, int ea, int eb) {
+    if (!cull_) return false;
+    double slope_bound = 0, unused = 0;
+    triple.bounds(l, h, slope_bound, unused);
+    const double gap = std::max(lim.slack, slope_bound * lim.time_tolerance / 2) /
+                       (opt_.parallel_tolerance * triple.la * triple.lb);
+    double lo = l, hi = h, last = (l + h) / 2;
+    for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
+      const double m = (lo + hi) / 2;
+      last = m;
+      Vec3 q, e;
+      triple.motion(m, q, e);
+      const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + 2 * tolerance() + gap;
+      if (segment_distance(triple.pa, triple.da, q, e) > reach) return true;
+      const double fm = f(m);
+      ++stats_.evaluations;
+      if (std::abs(fm) <= lim.slack) break;
+      ((direction < 0) == (fm > 0) ? lo : hi) = m;
+    }
+    return improper_near(ea, eb, triple.da / triple.la, triple.db / triple.lb, last, hi - lo + lim.time_tolerance);
+  }
+
+  // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
+  // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
+  // orientation of the normal (the kept one follows B's velocity at the crossing point, unknown
+  // before the refinement; -n changes the sign of every term). Each term of formula (7) is n . c
+  // with c either fixed (A's faces) or turning with B at rate theta, |c| <= 1, and n = ua x ub(s) /
+  // |ua x ub(s)| turns at most theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width:
+  // so within the span no term moves by more than theta width (1 / that sine + 1).
+  bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
+    if (!cull_) return false;
+    const double theta = screw_.angle;
+    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+    const Vec3& axis = screw_.axis;
+    auto turn = [&](const Vec3& d) {
+      const Vec3 vd = axis.cross(d);
+      return Vec3(d + sn * vd + vers * axis.cross(vd));
+    };
+    const Vec3 ub = turn(ub0);
+    const Vec3 cr = ua.cross(ub);
+    const double length = cr.norm();
+    const double sine = length - theta * width;
+    if (!(sine > 0)) return false;
+    const EdgeTerms t = edge_properness_terms(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub,
+                                              Vec3(cr / length), turn);
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (int i = 0; i < t.count; ++i) {
+      low = std::min(low, t.value[static_cast<std::size_t>(i)]);
+      high = std::max(high, t.value[static_cast<std::size_t>(i)]);
+    }
+    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+    return std::max(low, -high) + drift < opt_.properness_threshold;
+  }
+
+  // True when the vertex's properness against the face stays below the threshold at every time
+  // of the step: min_i e_i . n(s) <= min_i max_s e_i . n(s), with either the face normal n (VF:
+  // B's face turns) or the vertex's edges e_i (FV: B's vertex turns) carried by the screw.
+  bool improper_all_step(const Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
+                         bool edges_turn) const {
+    if (!cull_) return false;
+    for (int e : m.vertex_edges(vertex)) {
+      const mesh::Edge& ed = m.edge(e);
+      const Vec3 dir = (positions[ed.v0 == vertex ? ed.v1 : ed.v0] - positions[vertex]).normalized();
+      const double best = edges_turn ? max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, dir, n)
+                                     : max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, n, dir);
+      if (best < opt_.properness_threshold - kPropernessMargin) return true;
+    }
+    return false;
+  }
 
   // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1
   // cos(s alpha) + c2 sin(s alpha)) + c3 vanishes where cos(s alpha - psi) = -c3 / (alpha R),
@@ -428,7 +606,9 @@ class Resolver {
   const Screw inverse_;
   const ScrewOptions& opt_;
   const double scale_;
+  const bool cull_;
   RootLimits limits_{};
+  const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   RootStats stats_;
   std::vector<Collision> found_;
 };
@@ -486,7 +666,7 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
 }  // namespace
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
-                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options) {
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   const Screw a_motion = decompose(a_end * a_start.inverse());
@@ -527,6 +707,8 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
   const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
   auto to_canonical = [&](const Geometry& g, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
+    points.reserve(g.v.size());
+    normals.reserve(g.n.size());
     for (const Vec3& p : g.v) points.push_back(screen.to_canonical * (p - screen.origin));
     for (const Vec3& n : g.n) normals.push_back(screen.to_canonical * n);
   };
@@ -546,17 +728,32 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
   // count as both facings (a face sliding along the motion stays a candidate).
   settings.facing_slack = options.feature_tolerance * max_speed;
+  // Faces of B whose radial interval is apart from every face of A's, then faces of A apart from
+  // every face of B that is left, are not drawn: none of their points, edges or vertices shares an
+  // r with the other body, so they take part in no collision (a pixel of margin covers rounding
+  // and the contact tolerance many times over).
+  std::vector<unsigned char> skip_a, skip_b;
+  if (cull) {
+    const bool translation = screw.angle == 0;
+    const auto ranges_a = face_radial_ranges(a, a_points, translation);
+    RadialRange all_a;
+    for (const RadialRange& r : ranges_a) all_a = {std::min(all_a.lo, r.lo), std::max(all_a.hi, r.hi)};
+    const RadialRange kept_b = skip_faces_outside(face_radial_ranges(b, b_points, translation), all_a, pixel, skip_b);
+    skip_faces_outside(ranges_a, kept_b, pixel, skip_a);
+  }
+  settings.skip_face = skip_b;
   const BodyRaster raster_b = draw_body(b, b_points, b_normals, screen, settings);
   if (raster_b.row_min > raster_b.row_max) return result;
   settings.backward = true;
   settings.doppel = screw.angle != 0;
   settings.row_lo = raster_b.row_min - 1;
   settings.row_hi = raster_b.row_max + 1;
+  settings.skip_face = skip_a;
   const BodyRaster raster_a = draw_body(a, a_points, a_normals, screen, settings);
 
   // Steps 5-6: the candidates, then their analytic resolution.
   const double pad = pixel;
-  Resolver resolver(ga, gb, screw, options, scale);
+  Resolver resolver(ga, gb, screw, options, scale, cull);
   const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
   const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
   auto ee = edge_candidates(raster_a, raster_b, pad, pixel);

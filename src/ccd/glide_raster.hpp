@@ -19,7 +19,14 @@ namespace proxima::ccd::detail {
 /// turning points), edge-edge times by bracketing the triple product around the screen estimate.
 /// A vertex that meets several faces at once (VE, VV) keeps the face of largest properness (seed
 /// section 5).
+///
+/// Before resolving, candidates that cannot give a reported collision are skipped (`cull`): a
+/// vertex-face pair whose properness stays below the threshold all step, an edge-edge window or
+/// slab whose crossings all would, and an edge-edge root whose segments stay apart or whose
+/// properness stays below the threshold near it. `cull` = false resolves them all (the reference
+/// the tests check the culls against: the same collisions, bit for bit).
 ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
-                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options);
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
+                                    bool cull = true);
 
 }  // namespace proxima::ccd::detail

@@ -18,6 +18,7 @@ constexpr std::size_t kBranches = 4;
 // First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
 constexpr int kPiecesPerEdgeGuess = 4;
 constexpr int kRecordsPerEdgeGuess = 16;
+constexpr int kCornersPerFaceGuess = 8;
 // A polygon needs this many corners.
 constexpr std::size_t kMinCorners = 3;
 
@@ -26,6 +27,47 @@ constexpr std::size_t kMinCorners = 3;
 int row_of(double r, double pixel) {
   const double k = std::floor(r / pixel);
   return static_cast<int>(std::clamp(k, -kFarRow, kFarRow));
+}
+
+std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
+  std::vector<RadialRange> out(static_cast<std::size_t>(m.num_faces()));
+  for (int f = 0; f < m.num_faces(); ++f) {
+    RadialRange& range = out[static_cast<std::size_t>(f)];
+    const auto ids = m.face(f);
+    if (translation) {
+      for (int id : ids) {
+        range.lo = std::min(range.lo, canonical[id].x());
+        range.hi = std::max(range.hi, canonical[id].x());
+      }
+      continue;
+    }
+    Eigen::Vector2d centre = Eigen::Vector2d::Zero();
+    for (int id : ids) centre += Eigen::Vector2d(canonical[id].x(), canonical[id].z());
+    centre /= static_cast<double>(ids.size());
+    double offset = 0;
+    for (int id : ids) {
+      const Eigen::Vector2d radial(canonical[id].x(), canonical[id].z());
+      range.hi = std::max(range.hi, radial.norm());
+      offset = std::max(offset, (radial - centre).norm());
+    }
+    range.lo = std::max(0.0, centre.norm() - offset);
+  }
+  return out;
+}
+
+RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
+                               std::vector<unsigned char>& skip) {
+  RadialRange kept;
+  skip.assign(faces.size(), 0);
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    if (faces[f].hi < other.lo - margin || faces[f].lo > other.hi + margin) {
+      skip[f] = 1;
+      continue;
+    }
+    kept.lo = std::min(kept.lo, faces[f].lo);
+    kept.hi = std::max(kept.hi, faces[f].hi);
+  }
+  return kept;
 }
 
 double branch_phi(const Vec3& c, Branch branch) {
@@ -91,8 +133,12 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
 
 class Drawer {
  public:
-  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out)
-      : screen_(screen), set_(settings), out_(out) {}
+  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, int edges, int vertices)
+      : screen_(screen),
+        set_(settings),
+        out_(out),
+        whole_drawn_(kBranches * static_cast<std::size_t>(edges), 0),
+        vertex_projection_(kBranches * static_cast<std::size_t>(vertices)) {}
 
   void add_part(int face, Branch branch, const Polygon& poly) {
     if (poly.size() < kMinCorners) return;
@@ -102,10 +148,16 @@ class Drawer {
     std::vector<ScreenPoint>& proj = projected_;
     proj.resize(poly.size());
     for (std::size_t i = 0; i < poly.size(); ++i) {
-      proj[i] = project(poly[i].x, branch);
-      if (poly[i].vertex >= 0) {
-        out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
+      if (poly[i].vertex < 0) {
+        proj[i] = project(poly[i].x, branch);
+        continue;
       }
+      // A mesh vertex is a corner of several parts: projected once per branch (its corner is the
+      // same point in each).
+      const std::size_t key = kBranches * static_cast<std::size_t>(poly[i].vertex) + static_cast<std::size_t>(branch);
+      if (std::isnan(vertex_projection_[key].r)) vertex_projection_[key] = project(poly[i].x, branch);
+      proj[i] = vertex_projection_[key];
+      out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
     }
     for (std::size_t i = 0; i < poly.size(); ++i) {
       const std::size_t j = (i + 1) % poly.size();
@@ -115,7 +167,6 @@ class Drawer {
       int crossing_edge = poly[i].edge;
       if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
         const std::size_t key = kBranches * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
-        if (key >= whole_drawn_.size()) whole_drawn_.resize(key + 1, 0);
         if (whole_drawn_[key]) crossing_edge = -1;
         whole_drawn_[key] = 1;
       }
@@ -182,7 +233,8 @@ class Drawer {
   const RasterSettings& set_;
   BodyRaster& out_;
   std::vector<ScreenPoint> projected_;
-  std::vector<unsigned char> whole_drawn_;  // per (mesh edge, branch): drawn whole already
+  std::vector<unsigned char> whole_drawn_;        // per (mesh edge, branch): drawn whole already
+  std::vector<ScreenPoint> vertex_projection_;  // per (mesh vertex, branch); r NaN: not yet
 };
 
 }  // namespace
@@ -195,7 +247,9 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));
   out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
-  Drawer drawer(screen, settings, out);
+  out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
+  out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
+  Drawer drawer(screen, settings, out, m.num_edges(), m.num_vertices());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
   auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
@@ -205,6 +259,7 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   Polygon poly, kept, half, wedge;
   std::vector<double> values;
   for (int f = 0; f < m.num_faces(); ++f) {
+    if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
     const auto ids = m.face(f);
     const Vec3& n = normals[f];
     poly.clear();

@@ -70,6 +70,8 @@ struct RasterSettings {
   bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
   bool doppel = false;         ///< add the doppeled parts (body A)
   double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Faces f with skip_face[f] != 0 are not drawn (empty: every face is).
+  std::span<const unsigned char> skip_face;
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
   int row_lo = std::numeric_limits<int>::min();
   int row_hi = std::numeric_limits<int>::max();
@@ -96,6 +98,25 @@ struct BodyRaster {
 /// screen's canonical frame (the body as placed at s = 0). Cost: O(faces + pieces * rows crossed).
 BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                      const CollisionScreen& screen, const RasterSettings& settings);
+
+/// An interval holding the screen radius r of every point of a face: r (the distance from the
+/// screw axis, the canonical y axis; for a translation the screen's x) never changes along the
+/// flow, so faces of two bodies whose intervals are apart never meet.
+struct RadialRange {
+  double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+};
+
+/// Per face of m (vertex positions `canonical` in the screen's canonical frame): above, the
+/// vertices' largest r (r is convex along a face); below, the centroid's r less the largest radial
+/// offset of a vertex from the centroid (|P(x - c)| is convex too and the face lies in the convex
+/// hull of its vertices; P drops the axis component). For a translation r = x, linear: the
+/// vertices' range.
+std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation);
+
+/// Sets skip[f] = 1 for the faces whose interval is farther than `margin` from `other` (0 for the
+/// others) and returns the span of the others' intervals.
+RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
+                               std::vector<unsigned char>& skip);
 
 /// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)).
 int row_of(double r, double pixel);

@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace proxima::ccd::detail {
 
@@ -42,15 +44,20 @@ struct EdgeTripleProduct {
   }
 
   void motion(double s, Vec3& q, Vec3& e) const {
-    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+    const auto [sn, vers] = turn(s);
     q = qb + sn * vw0 + vers * vvw0 + (s * glide) * v;
     e = db + sn * vd + vers * vvd;
   }
 
+  /// A direction of B carried to time s (the rotation part of the screw).
+  Vec3 rotate(double s, const Vec3& d) const {
+    const auto [sn, vers] = turn(s);
+    const Vec3 vxd = v.cross(d);
+    return d + sn * vxd + vers * v.cross(vxd);
+  }
+
   double value(double s) const {
-    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+    const auto [sn, vers] = turn(s);
     const std::array<double, 4> a{1, sn, vers, s};
     double sum = 0;
     for (std::size_t i = 0; i < 4; ++i) sum += a[i] * (k[i][0] + k[i][1] * sn + k[i][2] * vers);
@@ -58,8 +65,7 @@ struct EdgeTripleProduct {
   }
 
   double slope(double s) const {
-    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+    const auto [sn, vers] = turn(s);
     const std::array<double, 4> a{1, sn, vers, s}, a_ds{0, theta * (1 - vers), theta * sn, 1};
     const std::array<double, 3> b{1, sn, vers}, b_ds{0, theta * (1 - vers), theta * sn};
     double sum = 0;
@@ -84,6 +90,22 @@ struct EdgeTripleProduct {
   double la = 0, lb = 0, lb_perp = 0, r0 = 0, speed = 0;
   Vec3 vw0, vvw0, vd, vvd;
   std::array<std::array<double, 3>, 4> k{};
+
+ private:
+  // sin(s theta) and 1 - cos(s theta) from one sincos of the half angle. The root searches ask for
+  // the same s several times in a row (bounds, value and slope at an interval's midpoint; a slab
+  // test and the first bounds of the same slab), so the last one is kept: the same numbers, one
+  // sincos.
+  std::pair<double, double> turn(double s) const {
+    if (s != cached_s_) {
+      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+      cached_s_ = s;
+      cached_ = {2 * sh * ch, 2 * sh * sh};
+    }
+    return cached_;
+  }
+  mutable double cached_s_ = std::numeric_limits<double>::quiet_NaN();
+  mutable std::pair<double, double> cached_{0, 0};
 };
 
 }  // namespace proxima::ccd::detail
