@@ -46,8 +46,6 @@ constexpr double kKeptContactReach = 3;
 // Bisection probes of an edge-edge root bracket before its refinement (cost only, see
 // Resolver::root_out_of_reach).
 constexpr int kRootProbes = 8;
-// Rounding allowance of a properness bound (a dot product of unit vectors).
-constexpr double kPropernessMargin = 1e-9;
 // Rows with fewer records than this are scanned from their start in the edge-crossing and
 // vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
@@ -484,35 +482,10 @@ class Resolver {
 
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
   // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
-  // orientation of the normal (the kept one follows B's velocity at the crossing point, unknown
-  // before the refinement; -n changes the sign of every term). Each term of formula (7) is n . c
-  // with c either fixed (A's faces) or turning with B at rate theta, |c| <= 1, and n = ua x ub(s) /
-  // |ua x ub(s)| turns at most theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width:
-  // so within the span no term moves by more than theta width (1 / that sine + 1).
+  // orientation of the normal (properness.hpp, edge_improper_near).
   bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
-    if (!cull_) return false;
-    const double theta = screw_.angle;
-    const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-    const double sn = 2 * sh * ch, vers = 2 * sh * sh;
-    const Vec3& axis = screw_.axis;
-    auto turn = [&](const Vec3& d) {
-      const Vec3 vd = axis.cross(d);
-      return Vec3(d + sn * vd + vers * axis.cross(vd));
-    };
-    const Vec3 ub = turn(ub0);
-    const Vec3 cr = ua.cross(ub);
-    const double length = cr.norm();
-    const double sine = length - theta * width;
-    if (!(sine > 0)) return false;
-    const EdgeTerms t = edge_properness_terms(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub,
-                                              Vec3(cr / length), turn);
-    double low = std::numeric_limits<double>::infinity(), high = -low;
-    for (int i = 0; i < t.count; ++i) {
-      low = std::min(low, t.value[static_cast<std::size_t>(i)]);
-      high = std::max(high, t.value[static_cast<std::size_t>(i)]);
-    }
-    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
-    return std::max(low, -high) + drift < opt_.properness_threshold;
+    return cull_ && detail::edge_improper_near(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub0,
+                                               screw_.axis, screw_.angle, s, width, opt_.properness_threshold);
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time
@@ -520,15 +493,8 @@ class Resolver {
   // B's face turns) or the vertex's edges e_i (FV: B's vertex turns) carried by the screw.
   bool improper_all_step(const Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
                          bool edges_turn) const {
-    if (!cull_) return false;
-    for (int e : m.vertex_edges(vertex)) {
-      const mesh::Edge& ed = m.edge(e);
-      const Vec3 dir = (positions[ed.v0 == vertex ? ed.v1 : ed.v0] - positions[vertex]).normalized();
-      const double best = edges_turn ? max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, dir, n)
-                                     : max_turned_dot(screw_.axis, screw_.angle, cos_theta_, sin_theta_, n, dir);
-      if (best < opt_.properness_threshold - kPropernessMargin) return true;
-    }
-    return false;
+    return cull_ && detail::improper_all_step(m, positions, vertex, n, edges_turn, screw_.axis, screw_.angle,
+                                              cos_theta_, sin_theta_, opt_.properness_threshold);
   }
 
   // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1

@@ -64,6 +64,11 @@ double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const std::ve
   return worst;
 }
 
+/// Rounding allowance of the properness bounds below: a candidate is skipped only when its bound
+/// is below the threshold by more than this. Unitless (properness values are dot products of unit
+/// vectors).
+constexpr double kPropernessMargin = 1e-9;
+
 /// max over phi in [0, theta] of (R(phi) a) . b, R(phi) the rotation by phi about the unit `axis`
 /// (theta in [0, pi), cos_theta and sin_theta its cosine and sine). (R(phi) a) . b = a . b + Q + P sin phi - Q cos phi
 /// with P = (axis x a) . b, Q = (axis x (axis x a)) . b, that is a . b + Q + M cos(phi - psi) with
@@ -78,6 +83,57 @@ inline double max_turned_dot(const Vec3& axis, double theta, double cos_theta, d
   const double m = std::sqrt(p * p + q * q);
   if (p >= 0 && -q >= m * cos_theta) return ab + q + m;
   return std::max(ab, ab + q + p * sin_theta - q * cos_theta);
+}
+
+/// True when an edge-edge crossing of edges ea (unit direction ua, fixed) and eb (unit direction
+/// ub0 at s = 0, carried by the rotation by s theta about the unit `axis`, as are B's face normals
+/// normals_b) at any time within `width` of s cannot reach `threshold`, for either orientation of
+/// the normal (the kept one follows B's velocity at the crossing, unknown before the root is
+/// refined; -n changes the sign of every term). Each term of formula (7) is n . c with c fixed
+/// (A's faces) or turning at rate theta, |c| <= 1, and n = ua x ub(s) / |ua x ub(s)| turns at most
+/// theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width: so within the span no term
+/// moves by more than theta width (1 / that sine + 1).
+inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
+                               const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
+                               double theta, double s, double width, double threshold) {
+  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+  const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+  auto turn = [&](const Vec3& d) {
+    const Vec3 vd = axis.cross(d);
+    return Vec3(d + sn * vd + vers * axis.cross(vd));
+  };
+  const Vec3 ub = turn(ub0);
+  const Vec3 cr = ua.cross(ub);
+  const double length = cr.norm();
+  const double sine = length - theta * width;
+  if (!(sine > 0)) return false;
+  const EdgeTerms t = edge_properness_terms(ea, eb, normals_a, normals_b, ua, ub, Vec3(cr / length), turn);
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (int i = 0; i < t.count; ++i) {
+    low = std::min(low, t.value[static_cast<std::size_t>(i)]);
+    high = std::max(high, t.value[static_cast<std::size_t>(i)]);
+  }
+  const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+  return std::max(low, -high) + drift < threshold;
+}
+
+/// True when a vertex's VF / FV properness against a face stays below `threshold` at every time of
+/// a step that turns by `theta` about the unit `axis` (cos_theta, sin_theta its cosine and sine):
+/// properness(s) = min_i e_i . n(s) <= min_i max_s e_i . n(s), so one edge whose largest dot over
+/// the step is below the threshold (less kPropernessMargin) decides it. `edges_turn`: the vertex's
+/// edges are carried by the rotation (FV: B's vertex), else the face normal n is (VF: B's face).
+/// Every collision of such a pair would be dropped by the threshold, so callers skip the pair.
+inline bool improper_all_step(const mesh::Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
+                              bool edges_turn, const Vec3& axis, double theta, double cos_theta, double sin_theta,
+                              double threshold) {
+  for (int e : m.vertex_edges(vertex)) {
+    const mesh::Edge& ed = m.edge(e);
+    const Vec3 dir = (positions[ed.v0 == vertex ? ed.v1 : ed.v0] - positions[vertex]).normalized();
+    const double best = edges_turn ? max_turned_dot(axis, theta, cos_theta, sin_theta, dir, n)
+                                   : max_turned_dot(axis, theta, cos_theta, sin_theta, n, dir);
+    if (best < threshold - kPropernessMargin) return true;
+  }
+  return false;
 }
 
 }  // namespace proxima::ccd::detail

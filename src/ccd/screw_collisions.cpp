@@ -195,6 +195,12 @@ class Solver {
   void vertex_face(int va, int fb, double s0, double s1) {
     const Vec3& p = a_.v[va];
     const Vec3& nf = b_.n[fb];
+    // B's face normal turns with the step; a pair that stays improper all step only ever gives
+    // collisions push() drops (properness.hpp, improper_all_step).
+    if (detail::improper_all_step(*a_.mesh, a_.v, va, nf, false, screw_.axis, screw_.angle, cos_theta_, sin_theta_,
+                                  opt_.properness_threshold)) {
+      return;
+    }
     const double df = b_.d[fb];
     const double l1 = inverse_.speed(inverse_.axis_distance(p));  // how fast the point moves
     const detail::PlaneDistance plane(inverse_, p, nf, df);
@@ -228,6 +234,11 @@ class Solver {
   void face_vertex(int fa, int vb, double s0, double s1) {
     const Vec3& x = b_.v[vb];
     const Vec3& nf = a_.n[fa];
+    // B's vertex edges turn with the step (see vertex_face).
+    if (detail::improper_all_step(*b_.mesh, b_.v, vb, nf, true, screw_.axis, screw_.angle, cos_theta_, sin_theta_,
+                                  opt_.properness_threshold)) {
+      return;
+    }
     const double df = a_.d[fa];
     const double l1 = screw_.speed(screw_.axis_distance(x));  // how fast the point moves
     const detail::PlaneDistance plane(screw_, x, nf, df);
@@ -276,12 +287,21 @@ class Solver {
     lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
     const double vmax = screw_.speed(r0 + lb);
     const double tol = opt_.feature_tolerance * scale_;
+    // A crossing that cannot be proper anywhere in a span gives only collisions push() drops
+    // (properness.hpp, edge_improper_near): checked on the whole slab, then on each root bracket.
+    const Vec3 ua = da / la, ub0 = db / lb;
+    auto improper = [&](double s, double width) {
+      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, s,
+                                        width + opt_.time_tolerance, opt_.properness_threshold);
+    };
+    if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
     detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
       // Cheap check: at the true root the segments meet, and B's edge moves at most vmax * width.
       const double c_mid = (lo + hi) / 2;
       Vec3 q_mid, e_mid;
       motion(c_mid, q_mid, e_mid);
       if (segment_distance(pa, da, q_mid, e_mid) > tol + vmax * (hi - lo)) return;
+      if (improper(c_mid, (hi - lo) / 2)) return;
       const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(qb, s);
       const Vec3 e = screw_.rotate(db, s);
@@ -335,6 +355,7 @@ class Solver {
   const Body& b_;
   const Screw screw_;
   const Screw inverse_;
+  const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   const ScrewOptions& opt_;
   const double scale_;
   detail::RootLimits limits_{};

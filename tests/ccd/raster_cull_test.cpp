@@ -3,7 +3,8 @@
 // a time span, segment-distance probes of edge-edge root brackets): the closed-form turned dot
 // product against sampling, the culled run against the run that resolves every candidate (the
 // same collisions, bit for bit, at several properness thresholds and resolutions), and the culled
-// run against the exact mode on convex pairs (the same collisions).
+// run against the exact mode on convex pairs (the same collisions); and the exact mode's
+// vertex-face skips (src/ccd/screw_collisions.cpp) against its run with nothing to skip.
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/core/tolerance.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -232,6 +233,58 @@ TEST(RasterCull, ConvexPairsMatchTheExactModeCollisionForCollision) {
     }
     EXPECT_GE(compared, pc.count / 2) << pc.name;
     std::printf("[ %s ] %d exact-mode collisions, all found by the raster\n", pc.name, compared);
+  }
+}
+
+// The exact mode skips vertex-face and face-vertex pairs whose properness stays below the
+// threshold all step (detail::improper_all_step). Checked against the same mode with threshold -1,
+// where nothing can be skipped (every properness is >= -1): its collisions of properness >= T
+// must be exactly the collisions reported at threshold T (all fields, bit for bit).
+TEST(ExactCull, ThresholdedRunIsTheUnthresholdedRunFiltered) {
+  std::vector<PairCase> pairs;
+  pairs.push_back({"cube-cube", mesh::make_box(Vec3(0.5, 0.5, 0.5)), mesh::make_box(Vec3(0.5, 0.5, 0.5)), 30});
+  pairs.push_back({"car-car", mesh::make_car(), mesh::make_car(), 30});
+  pairs.push_back({"tet-lprism", mesh::make_tetrahedron(), mesh::make_l_prism(), 30});
+  pairs.push_back({"lprism-torus", mesh::make_l_prism(), mesh::make_torus(1, 0.3), 12});
+  const std::uint64_t seed = 5151;
+  std::mt19937_64 rng(seed);
+  const double thresholds[] = {kCcdPropernessThreshold, 0, 0.3, -0.5};
+  for (const PairCase& pc : pairs) {
+    int kept = 0, dropped = 0;
+    long culled_work = 0, full_work = 0;
+    for (int k = 0; k < pc.count; ++k) {
+      const Motion m = random_motion(rng, pc.a, pc.b, k);
+      if (k % 3 == 2) continue;  // at most 45 degrees, as in the test above
+      ScrewOptions o;
+      o.properness_threshold = -1;
+      const ScrewResult all = screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o);
+      o.properness_threshold = thresholds[k % 4];
+      const ScrewResult culled = screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o);
+      const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
+      ASSERT_EQ(all.status, Status::converged) << label;
+      ASSERT_EQ(culled.status, Status::converged) << label;
+      std::vector<Collision> expected;
+      for (const Collision& c : all.collisions) {
+        if (c.properness >= o.properness_threshold) expected.push_back(c);
+      }
+      kept += static_cast<int>(expected.size());
+      dropped += static_cast<int>(all.collisions.size() - expected.size());
+      ASSERT_EQ(culled.collisions.size(), expected.size()) << label;
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        const Collision &x = culled.collisions[i], &y = expected[i];
+        EXPECT_TRUE(same_collision(x, y, 0)) << label << " collision " << i;
+        EXPECT_EQ(x.point, y.point) << label;
+        EXPECT_EQ(x.normal, y.normal) << label;
+        EXPECT_EQ(x.properness, y.properness) << label;
+      }
+      culled_work += culled.iterations;
+      full_work += all.iterations;
+    }
+    EXPECT_GT(kept, 0) << pc.name;
+    EXPECT_GT(dropped, 0) << pc.name;  // the threshold (and so the cull) has work to do
+    EXPECT_LT(culled_work, full_work) << pc.name;
+    std::printf("[ %s ] exact mode: %d collisions kept, %d below the threshold; iterations %ld vs %ld at -1\n",
+                pc.name, kept, dropped, culled_work, full_work);
   }
 }
 
