@@ -215,6 +215,7 @@ TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
   plain_options.polish = false;
   DistanceSolver plain(plain_options);
   int polished = 0, separated_warm = 0, stepped_aside = 0, overlaps = 0;
+  long polish_steps = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     for (std::size_t j = i; j < objects.size(); ++j) {
       for (int trial = 0; trial < trials; ++trial) {
@@ -258,6 +259,7 @@ TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
             continue;
           }
           ++polished;
+          polish_steps += rw.result.iterations;
           EXPECT_TRUE(rw.support_certified);
           EXPECT_LE(rw.result.iterations, kIpmPolishIterations);
           EXPECT_LE(rw.result.gap, kIpmSupportGapRelative * 20);
@@ -275,8 +277,10 @@ TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
       }
     }
   }
-  std::printf("warm polish: %d of %d separated warm answers polished, %d stepped aside, %d overlaps\n", polished,
-              separated_warm, stepped_aside, overlaps);
+  std::printf("warm polish: %d of %d separated warm answers polished (%.2f Newton steps on average), %d stepped "
+              "aside, %d overlaps\n",
+              polished, separated_warm, polished > 0 ? static_cast<double>(polish_steps) / polished : 0.0,
+              stepped_aside, overlaps);
   // Measured with this seed: most warm answers of separated pairs are polished, some step
   // aside (active-set changes), and overlaps occur.
   EXPECT_GE(polished, separated_warm * 3 / 4);
