@@ -31,7 +31,9 @@ struct DistanceReport {
   /// True when the solve started from the previous solution.
   bool warm_started = false;
   /// True when the warm start's Newton polish gave the answer (see distance_warm); its gap is
-  /// then the separating-plane bound and support_certified is true as well.
+  /// then the separating-plane bound and support_certified is true as well. complementarity and
+  /// kkt_residual are then those of the Newton point, before its points were moved inside by
+  /// about 1e-15 of the scale (kIpmPolishPullback).
   bool polished = false;
   /// True when the answer came from the epigraph reformulation (see DistanceSolver).
   bool reformulated = false;
