@@ -99,14 +99,34 @@ bool make_convex(Eigen::Ref<Eigen::VectorXd> weights) {
   return true;
 }
 
+namespace {
+
+/// normal . p summed in index order, as lp::intersect's certificate loops (intersect.cpp,
+/// fast_answer) sum it: with coordinates of very different magnitudes (1e150 next to 1) the sum
+/// is decided by its order, and the plane a query reports must pass check_separation, which
+/// uses these functions, bit for bit (fuzz_lp finding: Eigen's pairwise order disagreed).
+double ordered_dot(const double* p, const Eigen::VectorXd& normal) {
+  double dot = 0;
+  for (Eigen::Index i = 0; i < normal.size(); ++i) dot += normal[i] * p[i];
+  return dot;
+}
+
+}  // namespace
+
 double min_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
-  if (points.cols() == 0) return std::numeric_limits<double>::infinity();
-  return (normal.transpose() * points).minCoeff();
+  double low = std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < points.cols(); ++j) {
+    low = std::min(low, ordered_dot(points.data() + j * points.outerStride(), normal));
+  }
+  return low;
 }
 
 double max_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
-  if (points.cols() == 0) return -std::numeric_limits<double>::infinity();
-  return (normal.transpose() * points).maxCoeff();
+  double high = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < points.cols(); ++j) {
+    high = std::max(high, ordered_dot(points.data() + j * points.outerStride(), normal));
+  }
+  return high;
 }
 
 }  // namespace detail

@@ -188,6 +188,25 @@ TEST(LpIntersect, WarmStartAcrossSmallMotionsSavesPivots) {
   EXPECT_LT(warm_pivots * 2, cold_pivots) << "warm " << warm_pivots << " cold " << cold_pivots;
 }
 
+TEST(LpIntersect, PlaneOfMixedMagnitudesPassesTheDocumentedCheck) {
+  // Fuzz finding 8 (docs/reliability.md; fuzz_lp, 2026-11-25): one point per set, two coordinates at +-1e150 equal in
+  // both sets, the others of order 1-400; warm-started from the unmoved pair. normal . p then
+  // depends on the order of the sum (1e150 terms cancel, the small ones are absorbed or not);
+  // the reported plane was computed in one order and checked in another and failed the check.
+  Eigen::MatrixXd a(6, 1), b(6, 1);
+  a << 1.3790878595090384e-08, -1e150, 1e150, -2, 0.75, -2;
+  b << -0.75, -1e150, 1e150, 374.53275542745268, -3.3114576147519403, -2.02444224943523e-45;
+  LpWorkspace ws;
+  const LpIntersectResult first = intersect(a, b, ws);
+  ASSERT_TRUE(first.converged);
+  EXPECT_TRUE(check_separation(a, b, first.separating_normal, first.separating_offset).valid);
+  const Eigen::MatrixXd moved = b.array() + 0.1;
+  const LpIntersectResult r = intersect(a, moved, ws);
+  ASSERT_TRUE(r.converged);
+  EXPECT_FALSE(r.intersect);
+  EXPECT_TRUE(check_separation(a, moved, r.separating_normal, r.separating_offset).valid);
+}
+
 TEST(LpIntersect, PlaneThatOverflowsIsNotCertified) {
   // Fuzz finding 4 (docs/reliability.md): with coordinates near DBL_MAX the separating plane's
   // offset or margin overflows. The answer must not be "converged" with an infinite margin.
