@@ -96,11 +96,6 @@ struct KktSystem {
   }
 };
 
-/// Iteration cap of the interior-point warm start (distance_warm, after the polish): it takes
-/// 5-12 iterations when the previous answer is a good start; one that has not converged by
-/// this cap is abandoned for the cold start.
-constexpr int kWarmStartIterations = 50;
-
 /// True when constraint c is affine in z (no primitive, or a halfspace, and no power terms).
 bool affine(const Constraint<6>& c) {
   return c.powers == 0 && (c.primitive == nullptr || std::holds_alternative<Halfspace>(c.primitive->variant()));
@@ -478,12 +473,17 @@ bool DistanceSolver::polish(const Object& a, const Pose& pose_a, const Object& b
   r.point_b = y;
   r.normal = normal;
   r.gap = std::max(gap, 0.0);
+  remember_warm_start(pose_a, x, pose_b, y, report.complementarity / static_cast<double>(m));
+  return true;
+}
+
+void DistanceSolver::remember_warm_start(const Pose& pose_a, const Vec3& x, const Pose& pose_b, const Vec3& y,
+                                         double barrier) {
   warm_valid_ = true;
   warm_a_ = pose_a.apply_inverse(x);
   warm_b_ = pose_b.apply_inverse(y);
   warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
-  warm_mu_ = report.complementarity / static_cast<double>(m);
-  return true;
+  warm_mu_ = barrier;
 }
 
 DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
@@ -568,7 +568,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     return false;
   };
   IpmOptions first = options;
-  if (warm) first.max_iterations = std::min(first.max_iterations, kWarmStartIterations);
+  if (warm) first.max_iterations = std::min(first.max_iterations, kIpmWarmStartIterations);
   SolverOutput<6> out = solve(problem, z0, lambda0, mu0, first, ws_, stop);
   bool support_certified = false;
   double support_gap = kNaN;
@@ -679,11 +679,11 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   }
 
   // Remember the solution for a warm start (object frames, world multipliers).
-  warm_valid_ = out.termination == Termination::converged || support_certified;
-  warm_a_ = pose_a.apply_inverse(x);
-  warm_b_ = pose_b.apply_inverse(y);
-  warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
-  warm_mu_ = report.complementarity / static_cast<double>(m);
+  if (out.termination == Termination::converged || support_certified) {
+    remember_warm_start(pose_a, x, pose_b, y, report.complementarity / static_cast<double>(m));
+  } else {
+    warm_valid_ = false;
+  }
   return report;
 }
 
@@ -843,11 +843,7 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
     }
   }
   if (out.termination == Termination::converged) {
-    warm_valid_ = true;
-    warm_a_ = pose_a.apply_inverse(x);
-    warm_b_ = pose_b.apply_inverse(y);
-    warm_lambda_.assign(multipliers_.begin(), multipliers_.end());
-    warm_mu_ = report.complementarity / static_cast<double>(cs.size());
+    remember_warm_start(pose_a, x, pose_b, y, report.complementarity / static_cast<double>(cs.size()));
   }
   return report;
 }

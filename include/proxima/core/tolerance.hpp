@@ -349,6 +349,11 @@ inline constexpr double kIpmWarmStartBarrierFraction = 1e-3;
 /// equations of the previous active set before the interior-point warm start takes over. From
 /// a coherent start the residual falls quadratically and 2-4 steps reach kIpmPolishTolerance.
 inline constexpr int kIpmPolishIterations = 8;
+/// Iteration cap of the interior-point warm start (distance_warm, when the polish did not
+/// certify): it takes 5-12 iterations from a good previous answer; one that has not converged
+/// by this cap has jammed (the active set changed a lot) and the rest of the query's budget goes
+/// to the cold start.
+inline constexpr int kIpmWarmStartIterations = 50;
 /// IPM warm start, Newton polish: a part is in the previous active set when its multiplier is
 /// above this share of the largest one of its object (inactive parts carry ~mu / s, many orders
 /// of magnitude below). Unitless.

@@ -115,6 +115,9 @@ class DistanceSolver {
   bool polish(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& origin,
               double scale, const Eigen::Matrix<double, 6, 1>& z_start, std::span<const double> lambda_start,
               DistanceReport& report, int& steps);
+  /// Saves the answer (world points x on A, y on B; multipliers_; the barrier it ended at) as
+  /// the next distance_warm's start, in each object's frame so that a new pose moves it along.
+  void remember_warm_start(const Pose& pose_a, const Vec3& x, const Pose& pose_b, const Vec3& y, double barrier);
   /// The power-cone reformulation (cold start from the interior points), see above, within
   /// `max_iterations` (what the query's budget has left).
   DistanceReport run_reformulated(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
