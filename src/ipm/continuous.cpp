@@ -18,10 +18,7 @@ using VecN = Eigen::Matrix<double, N, 1>;
 template <int N>
 bool all_inside(const std::vector<Constraint<N>>& cs, std::size_t first, std::size_t last, const VecN<N>& z) {
   for (std::size_t k = first; k < last; ++k) {
-    const auto& c = cs[k];
-    double value = c.linear.dot(z) + c.constant;
-    if (c.primitive != nullptr) value += c.primitive->value(c.map * z + c.offset);
-    if (!(value < 0)) return false;
+    if (!detail::strictly_inside(cs[k], z)) return false;
   }
   return true;
 }

@@ -22,7 +22,7 @@ template <int N>
 bool all_inside(std::span<const Constraint<N>> constraints, std::size_t first, std::size_t last,
                 const Eigen::Matrix<double, N, 1>& z) {
   for (std::size_t k = first; k < last; ++k) {
-    if (!(constraint_value(constraints[k], z) < 0)) return false;
+    if (!strictly_inside(constraints[k], z)) return false;
   }
   return true;
 }
@@ -130,7 +130,7 @@ void advance_towards(std::span<const Constraint<6>> constraints, std::size_t fir
   auto curved_inside = [&](double t) {
     z.segment<3>(column) = start + t * (target - start);
     for (std::size_t k = first; k < last; ++k) {
-      if (!affine(constraints[k]) && !(constraint_value(constraints[k], z) < 0)) return false;
+      if (!affine(constraints[k]) && !detail::strictly_inside(constraints[k], z)) return false;
     }
     return true;
   };
@@ -357,8 +357,7 @@ bool DistanceSolver::polish(const Object& a, const Pose& pose_a, const Object& b
   problem.j.leftCols<3>().setIdentity();
   problem.j.rightCols<3>() = -Mat3::Identity();
   problem.constraints = cs;
-  ws_.resize(m);
-  for (std::size_t k = 0; k < m; ++k) ws_.block[k] = detail::constraint_block(cs[k]);
+  ws_.prepare(cs);
   const Eigen::Matrix<double, 6, 6> h0 = 2 * problem.j.transpose() * problem.j;
   Vec6 z = z_start;
 
@@ -372,8 +371,7 @@ bool DistanceSolver::polish(const Object& a, const Pose& pose_a, const Object& b
   double previous = std::numeric_limits<double>::infinity();
   bool converged = false;
   for (;; ++steps) {
-    if (!detail::evaluate(problem, z, options_.curvature_floor, ws_.s, ws_.grad, ws_.hess, ws_.curved, &ws_.block,
-                          nullptr, false)) {
+    if (!detail::evaluate(problem, z, options_.curvature_floor, ws_.s, ws_.grad, ws_.hess, ws_.curved, &ws_, false)) {
       return false;
     }
     const Vec6 grad0 = h0 * z;
@@ -398,7 +396,13 @@ bool DistanceSolver::polish(const Object& a, const Pose& pose_a, const Object& b
     Eigen::Matrix<double, 6, 6> h = h0;
     for (int i = 0; i < na; ++i) {
       const std::size_t k = active[static_cast<std::size_t>(i)];
-      if (ws_.curved[k]) h += lambda[static_cast<std::size_t>(i)] * ws_.hess[k];
+      if (!ws_.curved[k]) continue;
+      // evaluate() writes only the block of a constraint that has one.
+      if (const int col = ws_.block[k]; col >= 0) {
+        h.block<3, 3>(col, col) += lambda[static_cast<std::size_t>(i)] * ws_.hess[k].block<3, 3>(col, col);
+      } else {
+        h += lambda[static_cast<std::size_t>(i)] * ws_.hess[k];
+      }
     }
     kkt.n = n;
     for (int r = 0; r < n; ++r) {

@@ -135,6 +135,13 @@ double Superquadric::value(const Vec3& u, unsigned skip) const {
   return sum - 1;
 }
 
+bool Superquadric::surely_not_negative(const Vec3& u, unsigned skip) const {
+  for (int i = 0; i < 3; ++i) {
+    if ((skip >> i & 1U) == 0 && std::abs(u[i] * inv_a_[i]) >= 1) return true;
+  }
+  return false;
+}
+
 void Superquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip) const {
   double sum = 0;
   out.hessian.setZero();
@@ -177,6 +184,15 @@ double Hyperquadric::value(const Vec3& u, unsigned skip) const {
     sum += abs_power(std::abs(t.plane.head<3>().dot(u) + t.plane[3]), t.exponent);
   }
   return sum - 1;
+}
+
+bool Hyperquadric::surely_not_negative(const Vec3& u, unsigned skip) const {
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    if (i < 32 && (skip >> i & 1U) != 0) continue;
+    const auto& t = terms_[i];
+    if (std::abs(t.plane.head<3>().dot(u) + t.plane[3]) >= 1) return true;
+  }
+  return false;
 }
 
 void Hyperquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip) const {

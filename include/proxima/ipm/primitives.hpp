@@ -74,6 +74,10 @@ class Superquadric {
   /// The value; the terms whose bit is set in `skip` (bit i: coordinate i) are left out (the
   /// solver's power-cone reformulation carries them as epigraph variables instead).
   double value(const Vec3& u, unsigned skip = 0) const;
+  /// True when value(u, skip) >= 0 follows without powering: some term's base |w| is >= 1, so
+  /// that term and the sum of the non-negative terms are >= 1 (abs_power and std::pow are
+  /// monotone and exact at 1). A cheap necessary test for "outside"; false says nothing.
+  bool surely_not_negative(const Vec3& u, unsigned skip = 0) const;
   /// Value and gradient exact. The Hessian is diagonal, n(n-1)|w|^(n-2)/a^2 with w = u/a; for
   /// n < 2 it is unbounded at w = 0 and |w| is raised to `curvature_floor` there (see
   /// kIpmPowerCurvatureFloor). Terms in `skip` are left out, as in value(). Three pow() calls.
@@ -105,6 +109,10 @@ class Hyperquadric {
   bool bounded() const noexcept { return bounded_; }
   /// The value without the terms whose bit is set in `skip` (bit i: term i, i < 32).
   double value(const Vec3& u, unsigned skip = 0) const;
+  /// True when value(u, skip) >= 0 follows without powering: some term's base |w| is >= 1, so
+  /// that term and the sum of the non-negative terms are >= 1 (abs_power and std::pow are
+  /// monotone and exact at 1). A cheap necessary test for "outside"; false says nothing.
+  bool surely_not_negative(const Vec3& u, unsigned skip = 0) const;
   /// As Superquadric::evaluate, one pow() per term; the Hessian is sum n(n-1)|h|^(n-2) a a^T.
   void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const;
 
@@ -125,6 +133,14 @@ class Primitive {
   /// are left out (superquadric coordinates, hyperquadric terms; ignored by the other kinds).
   double value(const Vec3& u, unsigned skip = 0) const {
     return std::visit([&](const auto& p) { return p.value(u, skip); }, v_);
+  }
+  /// True only when value(u, skip) >= 0 is certain from a test cheaper than value() (a
+  /// superquadric's or hyperquadric's bounding slabs); false says nothing. Sign checks (is a
+  /// point strictly inside?) use it to skip the powers of far points.
+  bool surely_not_negative(const Vec3& u, unsigned skip = 0) const {
+    if (const auto* q = std::get_if<Superquadric>(&v_)) return q->surely_not_negative(u, skip);
+    if (const auto* h = std::get_if<Hyperquadric>(&v_)) return h->surely_not_negative(u, skip);
+    return false;
   }
   /// f, grad f, Hessian (regularised for exponents below 2, see Superquadric::evaluate).
   void evaluate(const Vec3& u, double curvature_floor, LocalEval& out, unsigned skip = 0) const {

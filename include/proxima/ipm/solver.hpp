@@ -122,6 +122,23 @@ double constraint_value(const Constraint<N>& c, const Eigen::Matrix<double, N, 1
   return value;
 }
 
+namespace detail {
+
+/// constraint_value(c, z) < 0, skipping the powers when the primitive's slab test already
+/// puts z outside (Primitive::surely_not_negative: with a non-negative linear part and
+/// non-negative power terms the value is then >= 0). The stop check of every distance query
+/// and the cold start ask this of points far outside the other object, where the slab test
+/// decides most calls.
+template <int N>
+bool strictly_inside(const Constraint<N>& c, const Eigen::Matrix<double, N, 1>& z) {
+  if (c.primitive != nullptr && c.linear.dot(z) + c.constant >= 0 &&
+      c.primitive->surely_not_negative(c.map * z + c.offset, c.skip)) {
+    return false;
+  }
+  return constraint_value(c, z) < 0;
+}
+}  // namespace detail
+
 /// The objective |J z + e|^2 + g . z and the constraints (referenced, not owned).
 template <int N>
 struct Problem {
@@ -155,8 +172,14 @@ struct Workspace {
   /// part are zero (detail::constraint_block), or -1. Its gradient and Hessian then live in
   /// that block, and the solver works on 3 x 3 blocks instead of N x N matrices.
   std::vector<int> block;
-  /// Evaluation order: the curved constraints, then the affine ones (see solve()).
+  /// Evaluation order: the curved constraints, then the affine ones (see prepare()); empty =
+  /// the natural order.
   std::vector<std::size_t> order;
+  /// Per constraint: its halfspace when it is one with a block (else nullptr), and then its
+  /// gradient in z, which is constant (computed once per solve by the same expression the
+  /// general path would evaluate, so the values and gradients are the same bits).
+  std::vector<const Halfspace*> halfspace;
+  std::vector<VecN> affine_grad;
 
   void resize(std::size_t m) {
     block.resize(m);
@@ -167,7 +190,17 @@ struct Workspace {
     hess_trial.resize(m);
     curved.resize(m);
     curved_trial.resize(m);
+    halfspace.resize(m);
+    affine_grad.resize(m);
   }
+
+  /// Sizes the buffers to the constraints and fills block, order, halfspace and affine_grad.
+  /// With many constraints the curved ones are evaluated first: a trial point outside the set is
+  /// nearly always outside a curved one (the fraction-to-boundary rule is exact for affine ones),
+  /// so a polytope's hundreds of halfspaces are not evaluated for a point that is then refused.
+  /// Up to 8 constraints (every preset pair) the natural order is kept: the permutation's own
+  /// cost was measurable there (1-2% of a query) and there is little to skip.
+  void prepare(std::span<const Constraint<N>> constraints);
 };
 
 /// What the solver returns; the multipliers stay in the workspace (ws.lambda, ws.s).
@@ -247,43 +280,52 @@ int constraint_block(const Constraint<N>& c) {
 }
 
 /// Evaluates every constraint at z; false as soon as one is not strictly negative (or NaN).
-/// `block` (optional, one entry per constraint, from constraint_block) selects the 3 x 3 block
-/// evaluation; the values are those of the full products (the skipped terms are exact zeros).
-/// `order` (optional, a permutation of the constraints) is the order of evaluation: the values
-/// stored are the same in any order, only a refused point is refused sooner or later. With
+/// `layout` (optional, a Workspace after prepare()) gives each constraint's block, where the
+/// evaluation works on the 3 x 3 block (the values are those of the full products: the skipped
+/// terms are exact zeros) and only that block of hess[k] is written; halfspaces with a block
+/// take their constant gradient from it; and the order of evaluation (the values stored are
+/// the same in any order, only a refused point is refused sooner or later). With
 /// `require_inside` false every constraint is evaluated wherever z is (slacks of any sign) and
 /// the result says only whether the values are finite.
 template <int N>
 bool evaluate(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z, double floor, std::vector<double>& s,
               std::vector<Eigen::Matrix<double, N, 1>>& grad, std::vector<Eigen::Matrix<double, N, N>>& hess,
-              std::vector<unsigned char>& curved, const std::vector<int>* block = nullptr,
-              const std::vector<std::size_t>* order = nullptr, bool require_inside = true) {
+              std::vector<unsigned char>& curved, const Workspace<N>* layout = nullptr, bool require_inside = true) {
   LocalEval local;
   const std::size_t m = p.constraints.size();
+  const bool ordered = layout != nullptr && !layout->order.empty();
   for (std::size_t position = 0; position < m; ++position) {
-    const std::size_t k = order != nullptr ? (*order)[position] : position;
+    const std::size_t k = ordered ? layout->order[position] : position;
     const Constraint<N>& c = p.constraints[k];
     double value = c.linear.dot(z) + c.constant;
-    grad[k] = c.linear;
     curved[k] = 0;
-    const int b = block != nullptr ? (*block)[k] : -1;
+    const int b = layout != nullptr ? layout->block[k] : -1;
     if (b >= 0) {
       const Mat3 m3 = c.map.template middleCols<3>(b);
-      c.primitive->evaluate(m3 * z.template segment<3>(b) + c.offset, floor, local, c.skip);
-      value += local.value;
-      grad[k].template segment<3>(b).noalias() += m3.transpose() * local.gradient;
-      if (!local.hessian.isZero(0)) {
-        hess[k].setZero();
-        hess[k].template block<3, 3>(b, b).noalias() = m3.transpose() * (local.hessian * m3);
-        curved[k] = 1;
+      const Vec3 u = m3 * z.template segment<3>(b) + c.offset;
+      if (const Halfspace* h = layout->halfspace[k]) {
+        value += h->value(u);  // what Halfspace::evaluate gives; gradient constant, Hessian 0
+        grad[k] = layout->affine_grad[k];
+      } else {
+        c.primitive->evaluate(u, floor, local, c.skip);
+        value += local.value;
+        grad[k] = c.linear;
+        grad[k].template segment<3>(b).noalias() += m3.transpose() * local.gradient;
+        if (!local.hessian.isZero(0)) {
+          hess[k].template block<3, 3>(b, b).noalias() = m3.transpose() * (local.hessian * m3);
+          curved[k] = 1;
+        }
       }
-    } else if (c.primitive != nullptr) {
-      c.primitive->evaluate(c.map * z + c.offset, floor, local, c.skip);
-      value += local.value;
-      grad[k].noalias() += c.map.transpose() * local.gradient;
-      if (!local.hessian.isZero(0)) {
-        hess[k].noalias() = c.map.transpose() * (local.hessian * c.map);
-        curved[k] = 1;
+    } else {
+      grad[k] = c.linear;
+      if (c.primitive != nullptr) {
+        c.primitive->evaluate(c.map * z + c.offset, floor, local, c.skip);
+        value += local.value;
+        grad[k].noalias() += c.map.transpose() * local.gradient;
+        if (!local.hessian.isZero(0)) {
+          hess[k].noalias() = c.map.transpose() * (local.hessian * c.map);
+          curved[k] = 1;
+        }
       }
     }
     // Power terms r^p on epigraph variables r > 0: exact derivatives. The curvature
@@ -318,6 +360,31 @@ inline double fraction_to_boundary(const std::vector<double>& v, const std::vect
 
 }  // namespace detail
 
+template <int N>
+void Workspace<N>::prepare(std::span<const Constraint<N>> constraints) {
+  const std::size_t m = constraints.size();
+  resize(m);
+  order.clear();
+  for (std::size_t k = 0; k < m; ++k) {
+    const Constraint<N>& c = constraints[k];
+    block[k] = detail::constraint_block(c);
+    halfspace[k] = block[k] >= 0 ? std::get_if<Halfspace>(&c.primitive->variant()) : nullptr;
+    if (halfspace[k] != nullptr) {
+      const Mat3 m3 = c.map.template middleCols<3>(block[k]);
+      affine_grad[k] = c.linear;
+      affine_grad[k].template segment<3>(block[k]).noalias() += m3.transpose() * halfspace[k]->normal();
+    }
+  }
+  for (int pass = 0; pass < 2 && m > 8; ++pass) {
+    for (std::size_t k = 0; k < m; ++k) {
+      const Constraint<N>& c = constraints[k];
+      const bool affine =
+          c.powers == 0 && (c.primitive == nullptr || std::holds_alternative<Halfspace>(c.primitive->variant()));
+      if (affine == (pass == 1)) order.push_back(k);
+    }
+  }
+}
+
 /// Strictly feasible: every constraint is < 0 at z. O(m) value evaluations.
 template <int N>
 bool strictly_feasible(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z) {
@@ -338,27 +405,11 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
   using VecN = Eigen::Matrix<double, N, 1>;
   using MatN = Eigen::Matrix<double, N, N>;
   const std::size_t m = p.constraints.size();
-  ws.resize(m);
-  for (std::size_t k = 0; k < m; ++k) ws.block[k] = detail::constraint_block(p.constraints[k]);
-  // With many constraints the curved ones are evaluated first: a trial point outside the set is
-  // nearly always outside a curved one (the fraction-to-boundary rule is exact for affine ones),
-  // so a polytope's hundreds of halfspaces are not evaluated for a point that is then refused.
-  // Up to 8 constraints (every preset pair) the natural order is kept: the permutation's own
-  // cost was measurable there (1-2% of a query) and there is little to skip.
-  ws.order.clear();
-  for (int pass = 0; pass < 2 && m > 8; ++pass) {
-    for (std::size_t k = 0; k < m; ++k) {
-      const Constraint<N>& c = p.constraints[k];
-      const bool affine =
-          c.powers == 0 && (c.primitive == nullptr || std::holds_alternative<Halfspace>(c.primitive->variant()));
-      if (affine == (pass == 1)) ws.order.push_back(k);
-    }
-  }
-  const std::vector<std::size_t>* order = ws.order.empty() ? nullptr : &ws.order;
+  ws.prepare(p.constraints);
   SolverOutput<N> out;
   out.z = z0;
   VecN z = z0;
-  if (!detail::evaluate(p, z, o.curvature_floor, ws.s, ws.grad, ws.hess, ws.curved, &ws.block, order)) {
+  if (!detail::evaluate(p, z, o.curvature_floor, ws.s, ws.grad, ws.hess, ws.curved, &ws)) {
     out.termination = Termination::infeasible_start;
     return out;
   }
@@ -371,11 +422,13 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
 
   auto objective = [&](const VecN& x) { return (p.j * x + p.e).squaredNorm() + p.g.dot(x); };
   auto objective_gradient = [&](const VecN& x) -> VecN { return 2 * p.j.transpose() * (p.j * x + p.e) + p.g; };
-  auto barrier = [&](const std::vector<double>& s, double tau) {
+  auto log_sum = [](const std::vector<double>& s) {
     double sum = 0;
     for (double v : s) sum += std::log(v);
-    return -tau * sum;
+    return sum;
   };
+  // sum log s of the current iterate: computed for the trial that became it, not again.
+  double current_log_sum = log_sum(ws.s);
 
   double last_alpha = 1;
   for (int it = 0; it <= o.max_iterations; ++it) {
@@ -506,13 +559,14 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
     // Armijo backtracking on the barrier merit; the trial must also keep half the fraction-to-
     // boundary share of each slack (half: the linearised rule is exact for linear constraints
     // and rounding must not reject its own step).
-    const double merit = f0 + barrier(ws.s, tau);
+    const double merit = f0 - tau * current_log_sum;
     bool accepted = false;
     VecN trial;
+    double trial_log_sum = 0;
     for (int bt = 0; bt < o.max_backtracks; ++bt, alpha /= 2) {
       trial = z + alpha * dz;
       if (!detail::evaluate(p, trial, o.curvature_floor, ws.s_trial, ws.grad_trial, ws.hess_trial, ws.curved_trial,
-                            &ws.block, order)) {
+                            &ws)) {
         continue;
       }
       bool interior = true;
@@ -520,7 +574,8 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
         interior = ws.s_trial[k] >= (1 - boundary) * ws.s[k] / 2;
       }
       if (!interior) continue;
-      const double trial_merit = objective(trial) + barrier(ws.s_trial, tau);
+      trial_log_sum = log_sum(ws.s_trial);
+      const double trial_merit = objective(trial) - tau * trial_log_sum;
       // The relaxation by merit_noise * |merit| lets rounding noise pass once the decrease
       // predicted by the slope falls below the merit's last digits.
       if (trial_merit <= merit + o.armijo * alpha * slope + o.merit_noise * std::abs(merit)) {
@@ -533,6 +588,7 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
       return out;
     }
     z = trial;
+    current_log_sum = trial_log_sum;
     last_alpha = alpha;
     std::swap(ws.s, ws.s_trial);
     std::swap(ws.grad, ws.grad_trial);
