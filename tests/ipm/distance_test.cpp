@@ -196,6 +196,41 @@ TEST(IpmDistance, WarmStartedDeformationMatchesColdSolves) {
   EXPECT_LE(uncertified, 10);
 }
 
+// Found by the warm-polish sweep at 60 trials per pair (seed 2611, diamond/hexagonal_nut, trial
+// 15, step 1): the diamond's tip against a hexagonal nut scaled by (1.02, 0.99, 1). The direct
+// solve stalls at the tip (separating-plane gap 4.5e-8 after 200 iterations, 7.6e-10 needed) and
+// the epigraph fallback from the interior points needs about 220 iterations; with a query budget
+// of 400 it got 200 and the cold answer came back uncertified (iteration_limit).
+TEST(IpmDistance, DiamondTipAgainstDeformedNutIsCertified) {
+  auto pose = [](std::initializer_list<double> v) {
+    const std::vector<double> e(v);
+    Mat3 r;
+    r << e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8];
+    return Pose::from_matrix(r, Vec3(e[9], e[10], e[11]));
+  };
+  const Pose pa = pose({-0x1.80da91b89086cp-2, 0x1.f2b68da7427aep-3, 0x1.c9ca1c1fba2c8p-1, 0x1.bdfb073a56556p-1,
+                        -0x1.e43a0faf6bf5p-3, 0x1.b8dd91bdd0a18p-2, 0x1.43d5a92017653p-2, 0x1.e19b34c48edf4p-1,
+                        -0x1.f8d619000754p-4, -0x1.afe074b7bef05p+0, 0x1.0e14eebd315dcp+0, -0x1.2ab363fbc799fp+1});
+  const Pose pb = pose({0x1.0415bac649774p-2, -0x1.aafab1d4f4fdp-2, -0x1.bed3eec0c5441p-1, 0x1.6255a91f8b064p-1,
+                        0x1.6ad898af1c94bp-1, -0x1.18f61b6f5c5cap-3, 0x1.59f2a94961d0ap-1, -0x1.23642d0a4a4eep-1,
+                        0x1.dfd02865360bfp-2, 0x1.27d316edfdd24p-3, -0x1.ae7fcbea7322ep+0, 0x1.80526bc047448p-2});
+  const Object a = diamond();
+  const Object b = hexagonal_nut().deformed(Vec3(1.02, 0.99, 1).asDiagonal());
+  DistanceSolver solver;
+  const DistanceReport r = solver.distance(a, pa, b, pb);
+  ASSERT_EQ(r.result.status, Status::converged) << "iterations " << r.result.iterations;
+  EXPECT_FALSE(r.result.intersect);
+  EXPECT_LE(r.result.iterations, kIpmMaxIterations);
+  EXPECT_LE(worst_value(a, pa, r.result.point_a), 1e-12);
+  EXPECT_LE(worst_value(b, pb, r.result.point_b), 1e-12);
+  // Independent lower bound: the plane through the answer, the diamond's side by its exact
+  // support function, the nut's side by its Lagrangian at the reported point.
+  const double lower = test::separating_plane_bound(a, pa, b, pb, r.result.point_a, r.result.point_b,
+                                                    solver.multipliers());
+  EXPECT_LE(r.result.distance - lower, 1e-9 * r.result.distance) << "lower bound " << lower;
+  EXPECT_GE(r.result.distance - lower, -1e-12);
+}
+
 // The warm start's Newton polish (DistanceSolver::distance_warm): on coherent motion and on
 // deformations of every preset pair, a polished answer passes the independent KKT check and
 // the independent separating-plane bound, and equals the cold solve; when the active set

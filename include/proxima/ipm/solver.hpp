@@ -53,8 +53,8 @@ namespace proxima::ipm {
 
 /// Direct-solve iteration cap of a distance query before its fallbacks (IpmOptions): at 60 the
 /// diamond's uncertified iterates were still improving (separating-plane gaps 1e-9 .. 1e-2);
-/// after 200 they reach ~1e-14, so the fallbacks start from the final iterate. Half of
-/// kIpmMaxIterations, the query's total budget, so the epigraph fallback keeps the other half.
+/// after 200 they reach ~1e-14, so the fallbacks start from the final iterate. A third of
+/// kIpmMaxIterations, the query's total budget, so the epigraph fallback keeps the rest.
 inline constexpr int kIpmFastPathIterations = 200;
 static_assert(kIpmFastPathIterations < kIpmMaxIterations, "the fallbacks need a share of the budget");
 
