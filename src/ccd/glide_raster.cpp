@@ -232,8 +232,10 @@ struct RecordTimes {
 struct EdgeScratch {
   std::vector<EdgeCandidate> found, sorted;
   std::vector<RecordTimes> times_a, times_b;
+  std::vector<PixelRecord> records_b;
+  std::vector<int> row_start_b;
   std::vector<double> tallest_b;
-  std::vector<int> group, fill;
+  std::vector<int> group;
 };
 
 void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
@@ -248,32 +250,50 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
     const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
   };
+  // B's records of mesh edges (the others, virtual or drawn already, pair with nothing) by row, in
+  // hmin order, and per row the tallest of them plus two pads: A's record can only meet those that
+  // start where hmin reaches A's hmin less this (records starting lower end lower; one pad more than
+  // needed, so that rounding in hmax - hmin cannot drop a record). A's records of a row come in
+  // hmin order too, so that start only moves forward.
+  std::vector<PixelRecord>& records_b = scratch.records_b;
+  std::vector<int>& row_start_b = scratch.row_start_b;
+  std::vector<double>& tallest_b = scratch.tallest_b;
+  records_b.clear();
+  row_start_b.clear();
+  tallest_b.clear();
+  if (b.row_min <= b.row_max) {
+    const std::size_t rows = static_cast<std::size_t>(b.row_max - b.row_min) + 1;
+    row_start_b.assign(rows + 1, 0);
+    tallest_b.assign(rows, 0);
+    for (std::size_t k = 0; k < rows; ++k) {
+      row_start_b[k] = static_cast<int>(records_b.size());
+      for (const PixelRecord& pb : b.row(b.row_min + static_cast<int>(k))) {
+        if (b.segments[pb.segment].edge < 0) continue;
+        records_b.push_back(pb);
+        tallest_b[k] = std::max(tallest_b[k], pb.hmax - pb.hmin);
+      }
+    }
+    row_start_b[rows] = static_cast<int>(records_b.size());
+  }
+  auto edge_row_b = [&](int kb) -> std::span<const PixelRecord> {
+    if (kb < b.row_min || kb > b.row_max) return {};
+    const std::size_t k = static_cast<std::size_t>(kb - b.row_min);
+    return {records_b.data() + row_start_b[k], static_cast<std::size_t>(row_start_b[k + 1] - row_start_b[k])};
+  };
   std::vector<RecordTimes>& times_a = scratch.times_a;
   std::vector<RecordTimes>& times_b = scratch.times_b;
   times_a.assign(a.records.size(), RecordTimes{});
-  times_b.assign(b.records.size(), RecordTimes{});
-  auto record_times = [&](const BodyRaster& body, std::vector<RecordTimes>& times, const PixelRecord& rec) {
-    RecordTimes& t = times[static_cast<std::size_t>(&rec - body.records.data())];
+  times_b.assign(records_b.size(), RecordTimes{});
+  auto record_times = [&](const std::vector<PixelRecord>& records, const std::vector<ScreenSegment>& segments,
+                          std::vector<RecordTimes>& times, const PixelRecord& rec) {
+    RecordTimes& t = times[static_cast<std::size_t>(&rec - records.data())];
     if (std::isnan(t.lo)) {
-      const ScreenSegment& seg = body.segments[rec.segment];
+      const ScreenSegment& seg = segments[rec.segment];
       std::tie(t.lo, t.hi) = row_times(seg, rec.row, pixel);
       t.per_length = time_per_length(seg);
     }
     return t;
   };
-  // Per row of B, the tallest record plus two pads: B's records of a row are sorted by hmin, so the
-  // ones that can reach up to A's record start where hmin reaches A's hmin less this (records
-  // starting lower end lower; one pad more than needed, so that rounding in hmax - hmin cannot drop
-  // a record). A's records of a row come in hmin order too, so that start only moves forward.
-  std::vector<double>& tallest_b = scratch.tallest_b;
-  tallest_b.clear();
-  if (b.row_min <= b.row_max) {
-    tallest_b.assign(static_cast<std::size_t>(b.row_max - b.row_min) + 1, 0);
-    for (const PixelRecord& pb : b.records) {
-      double& t = tallest_b[static_cast<std::size_t>(pb.row - b.row_min)];
-      t = std::max(t, pb.hmax - pb.hmin);
-    }
-  }
   for (int k = k0; k <= k1; ++k) {
     const auto ra = a.row(k);
     if (ra.empty()) continue;
@@ -283,7 +303,7 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
     std::array<std::size_t, 3> start{};
     for (std::size_t i = 0; i < 3; ++i) {
       const int kb = k - 1 + static_cast<int>(i);
-      rb[i] = b.row(kb);
+      rb[i] = edge_row_b(kb);
       if (!rb[i].empty()) reach_back[i] = tallest_b[static_cast<std::size_t>(kb - b.row_min)] + 2 * pad;
     }
     for (const PixelRecord& pa : ra) {
@@ -299,8 +319,9 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
           if (pb.hmin > pa.hmax + pad) break;
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
-          if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
-          const RecordTimes ta = record_times(a, times_a, pa), tb = record_times(b, times_b, pb);
+          if (closest_2d(sa, sb).distance > pad) continue;
+          const RecordTimes ta = record_times(a.records, a.segments, times_a, pa);
+          const RecordTimes tb = record_times(records_b, b.segments, times_b, pb);
           const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (ta.per_length + tb.per_length);
           const double lo = ta.lo - tb.hi - w, hi = ta.hi - tb.lo + w;
           if (hi < 0 || lo > 1) continue;
@@ -319,28 +340,35 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
       }
     }
   }
-  // Ordered by (edge_a, edge_b, lo): a counting sort on A's edge (dense ids, several records per
-  // pair and row), then a sort of each small group. Entries equal in all three keys may come in
-  // any order: the merge below joins them the same way.
-  int edges_a = 0;
-  for (const EdgeCandidate& c : out) edges_a = std::max(edges_a, c.edge_a + 1);
-  std::vector<int>& group = scratch.group;
-  group.assign(static_cast<std::size_t>(edges_a) + 1, 0);
-  for (const EdgeCandidate& c : out) ++group[static_cast<std::size_t>(c.edge_a) + 1];
-  for (std::size_t k = 1; k < group.size(); ++k) group[k] += group[k - 1];
+  // Ordered by (edge_a, edge_b, lo): stable counting sorts on B's edge, then on A's (dense ids),
+  // then an insertion sort on lo of each run of one edge pair (a few entries). Entries equal in all
+  // three keys may come in any order: the merge below joins them the same way.
+  int edges_a = 0, edges_b = 0;
+  for (const EdgeCandidate& c : out) {
+    edges_a = std::max(edges_a, c.edge_a + 1);
+    edges_b = std::max(edges_b, c.edge_b + 1);
+  }
+  std::vector<int>& next = scratch.group;
+  auto counting_sort = [&](const std::vector<EdgeCandidate>& from, std::vector<EdgeCandidate>& to, int keys,
+                           auto key) {
+    next.assign(static_cast<std::size_t>(keys) + 1, 0);
+    for (const EdgeCandidate& c : from) ++next[static_cast<std::size_t>(key(c)) + 1];
+    for (std::size_t k = 1; k < next.size(); ++k) next[k] += next[k - 1];
+    to.resize(from.size());
+    for (const EdgeCandidate& c : from) to[static_cast<std::size_t>(next[static_cast<std::size_t>(key(c))]++)] = c;
+  };
   std::vector<EdgeCandidate>& sorted = scratch.sorted;
-  sorted.resize(out.size());
-  {
-    std::vector<int>& fill = scratch.fill;
-    fill.assign(group.begin(), group.end() - 1);
-    for (const EdgeCandidate& c : out) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.edge_a)]++)] = c;
+  counting_sort(out, sorted, edges_b, [](const EdgeCandidate& c) { return c.edge_b; });
+  counting_sort(sorted, out, edges_a, [](const EdgeCandidate& c) { return c.edge_a; });
+  for (std::size_t run = 0; run < out.size();) {
+    std::size_t end = run + 1;
+    while (end < out.size() && out[end].edge_a == out[run].edge_a && out[end].edge_b == out[run].edge_b) ++end;
+    for (std::size_t i = run + 1; i < end; ++i) {
+      for (std::size_t j = i; j > run && out[j].lo < out[j - 1].lo; --j) std::swap(out[j], out[j - 1]);
+    }
+    run = end;
   }
-  for (std::size_t k = 0; k + 1 < group.size(); ++k) {
-    std::sort(sorted.begin() + group[k], sorted.begin() + group[k + 1], [](const EdgeCandidate& x, const EdgeCandidate& y) {
-      return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
-    });
-  }
-  for (const EdgeCandidate& c : sorted) {
+  for (const EdgeCandidate& c : out) {
     if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
         c.lo <= merged.back().hi) {
       merged.back().hi = std::max(merged.back().hi, c.hi);
