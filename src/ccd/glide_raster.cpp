@@ -148,7 +148,8 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
       const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
       if ((h < v.h) == count_below) st ^= kOddCrossings;
     }
-    if (rec.hmin <= v.h + pad && rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) {
+    if (!(st & kNearBoundary) && rec.hmin <= v.h + pad && rec.hmax >= v.h - pad &&
+        point_segment_distance(v.r, v.h, s) <= pad) {
       st |= kNearBoundary;
     }
     if (st != before && !(st & kListed)) {

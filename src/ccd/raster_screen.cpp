@@ -220,8 +220,8 @@ class Drawer {
     // A time error that the flow turns into less than half a pixel of travel is as good as the
     // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
     // while the points hardly move, and no subdivision would make it linear there.
-    const double speed = std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide);
-    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed <= set_.pixel / 2;
+    auto speed = [&] { return std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide); };
+    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed() <= set_.pixel / 2;
     const bool straight = dr * dr + dh * dh <= (set_.pixel / 2) * (set_.pixel / 2) && timely;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
