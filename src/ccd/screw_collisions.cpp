@@ -96,6 +96,10 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
 // build time (about one feature per cell is the aim). A cost trade-off only: any value >= 1 gives
 // the same pairs.
 constexpr int kMaxGridCells = 32;
+// A grid query scans the list of all spheres instead of the cells of its box when there are at
+// most this many spheres per cell of the box (cost only: both visit the same spheres in the same
+// order).
+constexpr long kLinearScanSpheresPerCell = 2;
 
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
@@ -129,6 +133,11 @@ class SphereGrid {
     ids_.resize(spheres.size());
     std::vector<int> fill(start_.begin(), start_.end() - 1);
     for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
+    cells_.resize(spheres.size());
+    for (std::size_t q = 0; q < ids_.size(); ++q) {
+      const Vec3& c = spheres[static_cast<std::size_t>(ids_[q])].center;
+      cells_[q] = {index(c, 0), index(c, 1), index(c, 2)};
+    }
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad.
@@ -141,6 +150,22 @@ class SphereGrid {
       if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return;
       first[k] = index_of(c[k] - reach, k);
       last[k] = index_of(c[k] + reach, k);
+    }
+    // The cells are visited in increasing flat index, and ids_ lists the spheres in that order:
+    // when the box holds about as many cells as there are spheres, one pass over ids_ that keeps
+    // the spheres of the box's cells visits the same spheres in the same order, cheaper.
+    const long box = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
+    if (static_cast<long>(ids_.size()) <= kLinearScanSpheresPerCell * box) {
+      for (std::size_t q = 0; q < ids_.size(); ++q) {
+        const std::array<int, 3>& cell = cells_[q];
+        if (cell[0] < first[0] || cell[0] > last[0] || cell[1] < first[1] || cell[1] > last[1] || cell[2] < first[2] ||
+            cell[2] > last[2]) {
+          continue;
+        }
+        const int id = ids_[q];
+        if (overlap(spheres[id], c, r, pad)) fn(id);
+      }
+      return;
     }
     for (int i = first[0]; i <= last[0]; ++i) {
       for (int j = first[1]; j <= last[1]; ++j) {
@@ -168,6 +193,7 @@ class SphereGrid {
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
+  std::vector<std::array<int, 3>> cells_;  // per entry of ids_, its sphere's cell
   double max_radius_ = 0;
 };
 
