@@ -196,9 +196,13 @@ class SphereGrid {
   }
 
  private:
+  // clamp(floor(t), 0, dims - 1) for the cell coordinate t, without the call to floor: below 0 and
+  // from dims - 1 on the clamp decides, and in between truncation is the floor.
   int index_of(double x, int k) const {
-    const double t = std::floor((x - lo_[k]) * inv_cell_[k]);
-    return static_cast<int>(std::clamp(t, 0.0, static_cast<double>(dims_[k] - 1)));
+    const double t = (x - lo_[k]) * inv_cell_[k];
+    if (t < 0) return 0;
+    if (t >= dims_[k] - 1) return dims_[k] - 1;
+    return static_cast<int>(t);
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
   int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
