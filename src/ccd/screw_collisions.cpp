@@ -171,10 +171,13 @@ class SphereGrid {
     // spheres of the box's cells visits the same spheres in the same order, cheaper.
     const long box = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
     if (static_cast<long>(ids_.size()) <= kLinearScanSpheresPerCell * box) {
+      // A box over the whole grid holds every sphere.
+      const bool whole = first[0] == 0 && first[1] == 0 && first[2] == 0 && last[0] == dims_[0] - 1 &&
+                         last[1] == dims_[1] - 1 && last[2] == dims_[2] - 1;
       for (std::size_t q = 0; q < ids_.size(); ++q) {
         const std::array<int, 3>& cell = cells_[q];
-        if (cell[0] < first[0] || cell[0] > last[0] || cell[1] < first[1] || cell[1] > last[1] || cell[2] < first[2] ||
-            cell[2] > last[2]) {
+        if (!whole && (cell[0] < first[0] || cell[0] > last[0] || cell[1] < first[1] || cell[1] > last[1] ||
+                       cell[2] < first[2] || cell[2] > last[2])) {
           continue;
         }
         const int id = ids_[q];
