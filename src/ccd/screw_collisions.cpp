@@ -336,10 +336,21 @@ class Solver {
     const Vec3 da = a_.v[edge_a.v1] - pa;
     const Vec3& qb = b_.v[edge_b.v0];
     const Vec3 db = b_.v[edge_b.v1] - qb;
+    // A crossing that cannot be proper anywhere in a span gives only collisions push() drops
+    // (properness.hpp, edge_improper_near): checked on the whole slab first (most pairs of bodies
+    // that pass through each other stop here, before the triple product is set up), then on each
+    // root bracket.
+    const double theta = screw_.angle;
+    const double la = da.norm(), lb = db.norm();  // as EdgeTripleProduct computes them
+    const Vec3 ua = da / la, ub0 = db / lb;
+    auto improper = [&](double s, double width) {
+      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, s,
+                                        width + opt_.time_tolerance, opt_.properness_threshold);
+    };
+    if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
     const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
-    const double theta = screw_.angle;
-    const double la = triple.la, lb = triple.lb, r0 = triple.r0;
+    const double r0 = triple.r0;
     auto motion = [&](double s, Vec3& q, Vec3& e) { triple.motion(s, q, e); };
     auto f = [&](double s) { return triple.value(s); };
     auto dfun = [&](double s) { return triple.slope(s); };
@@ -348,14 +359,6 @@ class Solver {
     lim.slack = slack_factor() * la * lb * ((pa - qb).norm() + scale_);
     const double vmax = screw_.speed(r0 + lb);
     const double tol = opt_.feature_tolerance * scale_;
-    // A crossing that cannot be proper anywhere in a span gives only collisions push() drops
-    // (properness.hpp, edge_improper_near): checked on the whole slab, then on each root bracket.
-    const Vec3 ua = da / la, ub0 = db / lb;
-    auto improper = [&](double s, double width) {
-      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, s,
-                                        width + opt_.time_tolerance, opt_.properness_threshold);
-    };
-    if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
     detail::find_sign_changes(f, dfun, bounds, s0, s1, lim, stats_, [&](double lo, double hi, int dir) {
       // Cheap check: at the true root the segments meet, and B's edge moves at most vmax * width.
       const double c_mid = (lo + hi) / 2;
