@@ -120,6 +120,7 @@ class SphereGrid {
     start_.clear();
     ids_.clear();
     cells_.clear();
+    sorted_.clear();
     lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
     hi_ = -lo_;
     for (const FeatureSphere& sp : spheres) {
@@ -149,15 +150,18 @@ class SphereGrid {
     fill.assign(start_.begin(), start_.end() - 1);
     for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
     cells_.resize(spheres.size());
+    sorted_.resize(spheres.size());
     for (std::size_t q = 0; q < ids_.size(); ++q) {
-      const Vec3& c = spheres[static_cast<std::size_t>(ids_[q])].center;
+      sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
+      const Vec3& c = sorted_[q].center;
       cells_[q] = {index(c, 0), index(c, 1), index(c, 2)};
     }
   }
 
-  // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad.
+  // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
+  // last build, kept in cell order).
   template <class Fn>
-  void for_overlapping(const std::vector<FeatureSphere>& spheres, const Vec3& c, double r, double pad, const Fn& fn) const {
+  void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn) const {
     if (ids_.empty()) return;
     const double reach = r + max_radius_ + pad;
     std::array<int, 3> first{}, last{};
@@ -180,8 +184,7 @@ class SphereGrid {
                        cell[2] < first[2] || cell[2] > last[2])) {
           continue;
         }
-        const int id = ids_[q];
-        if (overlap(spheres[id], c, r, pad)) fn(id);
+        if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
       }
       return;
     }
@@ -190,8 +193,7 @@ class SphereGrid {
         for (int l = first[2]; l <= last[2]; ++l) {
           const int cell = flat(i, j, l);
           for (int q = start_[cell]; q < start_[cell + 1]; ++q) {
-            const int id = ids_[static_cast<std::size_t>(q)];
-            if (overlap(spheres[id], c, r, pad)) fn(id);
+            if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
           }
         }
       }
@@ -216,6 +218,7 @@ class SphereGrid {
   std::vector<int> start_;
   std::vector<int> ids_;
   std::vector<std::array<int, 3>> cells_;  // per entry of ids_, its sphere's cell
+  std::vector<FeatureSphere> sorted_;      // per entry of ids_, its sphere
   double max_radius_ = 0;
   std::vector<int> cell_of_, fill_;  // scratch of build()
 };
@@ -601,7 +604,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     sweep(body_b.fs, face_growth, mid_pose, half);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
       if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
-      a_vertices.for_overlapping(body_a.vs, centers[fb], radii[fb], pad, [&](int va) {
+      a_vertices.for_overlapping(centers[fb], radii[fb], pad, [&](int va) {
         const double f_mid = b_normal_mid[fb].dot(body_a.v[va]) - b_offset_mid[fb];
         const double reach = a_vertex_speed[va] * half;
         if (std::abs(f_mid) > reach + pad) return;
@@ -615,7 +618,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     sweep(body_b.vs, vertex_growth, mid_pose, half);
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
       if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
-      a_faces.for_overlapping(body_a.fs, centers[vb], radii[vb], pad, [&](int fa) {
+      a_faces.for_overlapping(centers[vb], radii[vb], pad, [&](int fa) {
         if (!a_face_back[fa]) return;
         const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
         const double reach = vertex_growth[vb] * half;
@@ -631,7 +634,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const mesh::Edge& edge_b = b.edge(eb);
       const Vec3& qb = b_mid[edge_b.v0];
       const Vec3 db = b_mid[edge_b.v1] - qb;
-      a_edges.for_overlapping(body_a.es, centers[eb], radii[eb], pad, [&](int ea) {
+      a_edges.for_overlapping(centers[eb], radii[eb], pad, [&](int ea) {
         if (!a_edge_ok[ea]) return;
         // A reported EE contact has its segments within ~2 feature tolerances at the root, and
         // B's edge moves at most edge_speed * half from the slab middle.
