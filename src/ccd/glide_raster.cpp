@@ -64,12 +64,11 @@ struct Geometry {
   std::vector<double> d;
 };
 
-Geometry make_geometry(const Mesh& m, const Pose& to_a) {
-  Geometry g;
+void make_geometry(const Mesh& m, const Pose& to_a, Geometry& g) {
   g.mesh = &m;
-  g.v.reserve(m.vertices().size());
-  g.n.reserve(static_cast<std::size_t>(m.num_faces()));
-  g.d.reserve(static_cast<std::size_t>(m.num_faces()));
+  g.v.clear();
+  g.n.clear();
+  g.d.clear();
   for (const Vec3& p : m.vertices()) g.v.push_back(to_a.apply(p));
   for (int f = 0; f < m.num_faces(); ++f) {
     g.n.push_back(to_a.rotate(m.face_normal(f)));
@@ -77,7 +76,6 @@ Geometry make_geometry(const Mesh& m, const Pose& to_a) {
     for (int id : m.face(f)) c += g.v[id];
     g.d.push_back(g.n.back().dot(c / static_cast<double>(m.face(f).size())));
   }
-  return g;
 }
 
 // Closest points of two screen segments: parameters (alpha, beta) in [0, 1] and the distance.
@@ -111,17 +109,25 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // part that cross the vertex's r below its h are odd in number (half-open in r, so a piece end on
 // the line counts once); it is also a candidate when a piece passes within `pad` (the projected
 // boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
-std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad) {
-  std::vector<std::pair<int, int>> out;
-  out.reserve(points.vertices.size());
+struct VertexFaceScratch {
+  std::vector<unsigned char> state;
+  std::vector<int> touched;
+  std::vector<double> tallest;
+};
+
+void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad, VertexFaceScratch& scratch,
+                            std::vector<std::pair<int, int>>& out) {
+  out.clear();
   // Per part: crossing parity, near the boundary, already listed in `touched`.
   constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
-  std::vector<unsigned char> state(faces.parts.size(), 0);
-  std::vector<int> touched;
+  std::vector<unsigned char>& state = scratch.state;
+  state.assign(faces.parts.size(), 0);
+  std::vector<int>& touched = scratch.touched;
   // Per row: the tallest record, so that a scan for records reaching up to a height starts at a
   // binary search (records starting more than that below it end below it; one pad more against
   // rounding in hmax - hmin).
-  std::vector<double> tallest;
+  std::vector<double>& tallest = scratch.tallest;
+  tallest.clear();
   if (faces.records.size() >= kLinearScanRecords) {
     tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, 0);
     for (const PixelRecord& rec : faces.records) {
@@ -142,7 +148,8 @@ std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points
       const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
       if ((h < v.h) == count_below) st ^= kOddCrossings;
     }
-    if (rec.hmin <= v.h + pad && rec.hmax >= v.h - pad && point_segment_distance(v.r, v.h, s) <= pad) {
+    if (!(st & kNearBoundary) && rec.hmin <= v.h + pad && rec.hmax >= v.h - pad &&
+        point_segment_distance(v.r, v.h, s) <= pad) {
       st |= kNearBoundary;
     }
     if (st != before && !(st & kListed)) {
@@ -188,7 +195,6 @@ std::vector<std::pair<int, int>> vertex_face_candidates(const BodyRaster& points
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 // An edge pair with the time window in which the screen says they cross.
@@ -217,10 +223,27 @@ std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixe
 // errors and by the time each needs to move by `pad` along itself. It is deliberately not the
 // single estimate t_A - t_B at the crossing of the two pieces: two nearly parallel projections
 // cross far from where their times match (a regression found by seeded stress, tet vs L-prism).
-// Windows of the same edge pair that overlap are merged.
-std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel) {
-  std::vector<EdgeCandidate> out;
-  out.reserve(a.records.size());
+// Windows of the same edge pair that overlap or touch are merged (the merged windows are the
+// connected parts of the union of the closed windows, whatever order they are found in), and the
+// result is ordered by (edge_a, edge_b, lo).
+struct RecordTimes {
+  double lo = std::numeric_limits<double>::quiet_NaN(), hi = 0, per_length = 0;
+};
+
+struct EdgeScratch {
+  std::vector<EdgeCandidate> found, sorted;
+  std::vector<RecordTimes> times_a, times_b;
+  std::vector<PixelRecord> records_b;
+  std::vector<int> row_start_b;
+  std::vector<double> tallest_b;
+  std::vector<int> group;
+};
+
+void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
+                     std::vector<EdgeCandidate>& merged) {
+  std::vector<EdgeCandidate>& out = scratch.found;
+  out.clear();
+  merged.clear();
   const int k0 = std::max(a.row_min, b.row_min - 1), k1 = std::min(a.row_max, b.row_max + 1);
   // Per segment, the screen time per screen length; per record, its time range in its row (each
   // record meets several of the other body's): computed on first use.
@@ -228,14 +251,45 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
     const double len = std::sqrt((s.r1 - s.r0) * (s.r1 - s.r0) + (s.h1 - s.h0) * (s.h1 - s.h0));
     return len > 0 ? std::abs(s.t1 - s.t0) / len : 0.0;
   };
-  struct RecordTimes {
-    double lo = std::numeric_limits<double>::quiet_NaN(), hi = 0, per_length = 0;
+  // B's records of mesh edges (the others, virtual or drawn already, pair with nothing) by row, in
+  // hmin order, and per row the tallest of them plus two pads: A's record can only meet those that
+  // start where hmin reaches A's hmin less this (records starting lower end lower; one pad more than
+  // needed, so that rounding in hmax - hmin cannot drop a record). A's records of a row come in
+  // hmin order too, so that start only moves forward.
+  std::vector<PixelRecord>& records_b = scratch.records_b;
+  std::vector<int>& row_start_b = scratch.row_start_b;
+  std::vector<double>& tallest_b = scratch.tallest_b;
+  records_b.clear();
+  row_start_b.clear();
+  tallest_b.clear();
+  if (b.row_min <= b.row_max) {
+    const std::size_t rows = static_cast<std::size_t>(b.row_max - b.row_min) + 1;
+    row_start_b.assign(rows + 1, 0);
+    tallest_b.assign(rows, 0);
+    for (std::size_t k = 0; k < rows; ++k) {
+      row_start_b[k] = static_cast<int>(records_b.size());
+      for (const PixelRecord& pb : b.row(b.row_min + static_cast<int>(k))) {
+        if (b.segments[pb.segment].edge < 0) continue;
+        records_b.push_back(pb);
+        tallest_b[k] = std::max(tallest_b[k], pb.hmax - pb.hmin);
+      }
+    }
+    row_start_b[rows] = static_cast<int>(records_b.size());
+  }
+  auto edge_row_b = [&](int kb) -> std::span<const PixelRecord> {
+    if (kb < b.row_min || kb > b.row_max) return {};
+    const std::size_t k = static_cast<std::size_t>(kb - b.row_min);
+    return {records_b.data() + row_start_b[k], static_cast<std::size_t>(row_start_b[k + 1] - row_start_b[k])};
   };
-  std::vector<RecordTimes> times_a(a.records.size()), times_b(b.records.size());
-  auto record_times = [&](const BodyRaster& body, std::vector<RecordTimes>& times, const PixelRecord& rec) {
-    RecordTimes& t = times[static_cast<std::size_t>(&rec - body.records.data())];
+  std::vector<RecordTimes>& times_a = scratch.times_a;
+  std::vector<RecordTimes>& times_b = scratch.times_b;
+  times_a.assign(a.records.size(), RecordTimes{});
+  times_b.assign(records_b.size(), RecordTimes{});
+  auto record_times = [&](const std::vector<PixelRecord>& records, const std::vector<ScreenSegment>& segments,
+                          std::vector<RecordTimes>& times, const PixelRecord& rec) {
+    RecordTimes& t = times[static_cast<std::size_t>(&rec - records.data())];
     if (std::isnan(t.lo)) {
-      const ScreenSegment& seg = body.segments[rec.segment];
+      const ScreenSegment& seg = segments[rec.segment];
       std::tie(t.lo, t.hi) = row_times(seg, rec.row, pixel);
       t.per_length = time_per_length(seg);
     }
@@ -244,61 +298,78 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
   for (int k = k0; k <= k1; ++k) {
     const auto ra = a.row(k);
     if (ra.empty()) continue;
-    for (int kb = k - 1; kb <= k + 1; ++kb) {
-      const auto rb = b.row(kb);
-      if (rb.empty()) continue;
-      // B's records of the row are sorted by hmin, so in a busy row the ones that can reach up to
-      // A's record start at a binary search: records starting more than the row's longest below it
-      // end below it (a plain scan walks every record left of A's, quadratic in the row). One pad
-      // more than needed, so that rounding in hmax - hmin cannot drop a record.
-      const bool busy = rb.size() >= kLinearScanRecords;
-      double reach_back = 0;
-      if (busy) {
-        for (const PixelRecord& pb : rb) reach_back = std::max(reach_back, pb.hmax - pb.hmin);
-        reach_back += 2 * pad;
-      }
-      for (const PixelRecord& pa : ra) {
-        const ScreenSegment& sa = a.segments[pa.segment];
-        if (sa.edge < 0) continue;
-        const auto first = !busy ? rb.begin()
-                               : std::partition_point(rb.begin(), rb.end(), [&](const PixelRecord& pb) {
-                                   return pb.hmin < pa.hmin - reach_back;
-                                 });
-        for (const PixelRecord& pb : std::span<const PixelRecord>(first, rb.end())) {
+    // B's rows k - 1, k, k + 1.
+    std::array<std::span<const PixelRecord>, 3> rb;
+    std::array<double, 3> reach_back{};
+    std::array<std::size_t, 3> start{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int kb = k - 1 + static_cast<int>(i);
+      rb[i] = edge_row_b(kb);
+      if (!rb[i].empty()) reach_back[i] = tallest_b[static_cast<std::size_t>(kb - b.row_min)] + 2 * pad;
+    }
+    for (const PixelRecord& pa : ra) {
+      const ScreenSegment& sa = a.segments[pa.segment];
+      if (sa.edge < 0) continue;
+      for (std::size_t i = 0; i < 3; ++i) {
+        const std::span<const PixelRecord> row = rb[i];
+        std::size_t j = start[i];
+        while (j < row.size() && row[j].hmin < pa.hmin - reach_back[i]) ++j;
+        start[i] = j;
+        for (; j < row.size(); ++j) {
+          const PixelRecord& pb = row[j];
           if (pb.hmin > pa.hmax + pad) break;
           if (pb.hmax < pa.hmin - pad) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
-          if (sb.edge < 0 || closest_2d(sa, sb).distance > pad) continue;
-          const RecordTimes ta = record_times(a, times_a, pa), tb = record_times(b, times_b, pb);
+          if (closest_2d(sa, sb).distance > pad) continue;
+          const RecordTimes ta = record_times(a.records, a.segments, times_a, pa);
+          const RecordTimes tb = record_times(records_b, b.segments, times_b, pb);
           const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (ta.per_length + tb.per_length);
           const double lo = ta.lo - tb.hi - w, hi = ta.hi - tb.lo + w;
           if (hi < 0 || lo > 1) continue;
+          // The same edge pair again (the next row of B, a neighbouring piece) with a window that
+          // overlaps or touches the last one: joined now, as the merge below would join them.
+          if (!out.empty()) {
+            EdgeCandidate& last = out.back();
+            if (last.edge_a == sa.edge && last.edge_b == sb.edge && lo <= last.hi && last.lo <= hi) {
+              last.lo = std::min(last.lo, lo);
+              last.hi = std::max(last.hi, hi);
+              continue;
+            }
+          }
           out.push_back({sa.edge, sb.edge, lo, hi});
         }
       }
     }
   }
-  // Ordered by (edge_a, edge_b, lo): a counting sort on A's edge (dense ids, several records per
-  // pair and row), then a sort of each small group. Entries equal in all three keys may come in
-  // any order: the merge below joins them the same way.
-  int edges_a = 0;
-  for (const EdgeCandidate& c : out) edges_a = std::max(edges_a, c.edge_a + 1);
-  std::vector<int> group(static_cast<std::size_t>(edges_a) + 1, 0);
-  for (const EdgeCandidate& c : out) ++group[static_cast<std::size_t>(c.edge_a) + 1];
-  for (std::size_t k = 1; k < group.size(); ++k) group[k] += group[k - 1];
-  std::vector<EdgeCandidate> sorted(out.size());
-  {
-    std::vector<int> fill(group.begin(), group.end() - 1);
-    for (const EdgeCandidate& c : out) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(c.edge_a)]++)] = c;
+  // Ordered by (edge_a, edge_b, lo): stable counting sorts on B's edge, then on A's (dense ids),
+  // then an insertion sort on lo of each run of one edge pair (a few entries). Entries equal in all
+  // three keys may come in any order: the merge below joins them the same way.
+  int edges_a = 0, edges_b = 0;
+  for (const EdgeCandidate& c : out) {
+    edges_a = std::max(edges_a, c.edge_a + 1);
+    edges_b = std::max(edges_b, c.edge_b + 1);
   }
-  for (std::size_t k = 0; k + 1 < group.size(); ++k) {
-    std::sort(sorted.begin() + group[k], sorted.begin() + group[k + 1], [](const EdgeCandidate& x, const EdgeCandidate& y) {
-      return x.edge_b != y.edge_b ? x.edge_b < y.edge_b : x.lo < y.lo;
-    });
+  std::vector<int>& next = scratch.group;
+  auto counting_sort = [&](const std::vector<EdgeCandidate>& from, std::vector<EdgeCandidate>& to, int keys,
+                           auto key) {
+    next.assign(static_cast<std::size_t>(keys) + 1, 0);
+    for (const EdgeCandidate& c : from) ++next[static_cast<std::size_t>(key(c)) + 1];
+    for (std::size_t k = 1; k < next.size(); ++k) next[k] += next[k - 1];
+    to.resize(from.size());
+    for (const EdgeCandidate& c : from) to[static_cast<std::size_t>(next[static_cast<std::size_t>(key(c))]++)] = c;
+  };
+  std::vector<EdgeCandidate>& sorted = scratch.sorted;
+  counting_sort(out, sorted, edges_b, [](const EdgeCandidate& c) { return c.edge_b; });
+  counting_sort(sorted, out, edges_a, [](const EdgeCandidate& c) { return c.edge_a; });
+  for (std::size_t run = 0; run < out.size();) {
+    std::size_t end = run + 1;
+    while (end < out.size() && out[end].edge_a == out[run].edge_a && out[end].edge_b == out[run].edge_b) ++end;
+    for (std::size_t i = run + 1; i < end; ++i) {
+      for (std::size_t j = i; j > run && out[j].lo < out[j - 1].lo; --j) std::swap(out[j], out[j - 1]);
+    }
+    run = end;
   }
-  std::vector<EdgeCandidate> merged;
-  merged.reserve(sorted.size());
-  for (const EdgeCandidate& c : sorted) {
+  for (const EdgeCandidate& c : out) {
     if (!merged.empty() && merged.back().edge_a == c.edge_a && merged.back().edge_b == c.edge_b &&
         c.lo <= merged.back().hi) {
       merged.back().hi = std::max(merged.back().hi, c.hi);
@@ -306,16 +377,18 @@ std::vector<EdgeCandidate> edge_candidates(const BodyRaster& a, const BodyRaster
       merged.push_back(c);
     }
   }
-  return merged;
 }
 
 // The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
 // exact), producing collisions in A's frame.
 class Resolver {
  public:
-  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull)
-      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull) {
+  // Collisions go to `found` (cleared first).
+  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull,
+           std::vector<Collision>& found)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull), found_(found) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
+    found_.clear();
   }
 
   // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
@@ -576,7 +649,7 @@ class Resolver {
   RootLimits limits_{};
   const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   RootStats stats_;
-  std::vector<Collision> found_;
+  std::vector<Collision>& found_;
 };
 
 // Seed section 5: the same contact reported twice (two parts, two doppel copies) is kept once, and
@@ -590,15 +663,17 @@ void resolve_duplicates(std::vector<Collision>& found) {
     const auto kx = key(x), ky = key(y);
     return kx != ky ? kx < ky : x.time < y.time;
   });
-  std::vector<Collision> kept;
-  for (const Collision& c : found) {
-    if (!kept.empty() && key(kept.back()) == key(c) && c.time - kept.back().time <= kSameTime) {
-      if (c.properness > kept.back().properness) kept.back() = c;
+  // Compacted in place: found[0, kept) are the collisions kept so far.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (kept > 0 && key(found[kept - 1]) == key(found[i]) && found[i].time - found[kept - 1].time <= kSameTime) {
+      if (found[i].properness > found[kept - 1].properness) found[kept - 1] = found[i];
       continue;
     }
-    kept.push_back(c);
+    if (kept != i) found[kept] = found[i];
+    ++kept;
   }
-  found = std::move(kept);
+  found.erase(found.begin() + static_cast<std::ptrdiff_t>(kept), found.end());
 }
 
 // first_contact_only: resolves the edge-edge candidates in order of the start of their time
@@ -629,6 +704,22 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
   return candidates.size();
 }
 
+// Everything a query needs beyond its result, kept per thread across queries (cost only: once
+// warm, a query allocates nothing but its result; the storage grows to the largest query seen).
+struct Workspace {
+  Geometry ga, gb;
+  std::vector<Vec3> a_points, a_normals, b_points, b_normals;
+  std::vector<RadialRange> ranges_a, ranges_b;
+  std::vector<unsigned char> skip_a, skip_b;
+  BodyRaster raster_a, raster_b;
+  DrawScratch draw;
+  VertexFaceScratch vertex_face;
+  EdgeScratch edge;
+  std::vector<std::pair<int, int>> vf, fv;
+  std::vector<EdgeCandidate> ee;
+  std::vector<Collision> found;
+};
+
 }  // namespace
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
@@ -639,8 +730,6 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   result.screw = screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
-  const Geometry ga = make_geometry(a, Pose());
-  const Geometry gb = make_geometry(b, a_start.inverse() * b_start);
   const Vec3 center_a = a.bounding_sphere().center;
   const Vec3 center_b = (a_start.inverse() * b_start).apply(b.bounding_sphere().center);
   const double radius_a = a.bounding_sphere().radius, radius_b = b.bounding_sphere().radius;
@@ -670,15 +759,24 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     if (apart) return result;
   }
 
+  thread_local Workspace work;
+  const Geometry& ga = work.ga;
+  const Geometry& gb = work.gb;
+  make_geometry(a, Pose(), work.ga);
+  make_geometry(b, a_start.inverse() * b_start, work.gb);
+
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
   const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
   auto to_canonical = [&](const Geometry& g, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
-    points.reserve(g.v.size());
-    normals.reserve(g.n.size());
+    points.clear();
+    normals.clear();
     for (const Vec3& p : g.v) points.push_back(screen.to_canonical * (p - screen.origin));
     for (const Vec3& n : g.n) normals.push_back(screen.to_canonical * n);
   };
-  std::vector<Vec3> a_points, a_normals, b_points, b_normals;
+  std::vector<Vec3>& a_points = work.a_points;
+  std::vector<Vec3>& a_normals = work.a_normals;
+  std::vector<Vec3>& b_points = work.b_points;
+  std::vector<Vec3>& b_normals = work.b_normals;
   to_canonical(ga, a_points, a_normals);
   to_canonical(gb, b_points, b_normals);
 
@@ -698,31 +796,40 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // every face of B that is left, are not drawn: none of their points, edges or vertices shares an
   // r with the other body, so they take part in no collision (a pixel of margin covers rounding
   // and the contact tolerance many times over).
-  std::vector<unsigned char> skip_a, skip_b;
+  std::vector<unsigned char>& skip_a = work.skip_a;
+  std::vector<unsigned char>& skip_b = work.skip_b;
+  skip_a.clear();
+  skip_b.clear();
   if (cull) {
     const bool translation = screw.angle == 0;
-    const auto ranges_a = face_radial_ranges(a, a_points, translation);
+    face_radial_ranges(a, a_points, translation, work.ranges_a);
+    face_radial_ranges(b, b_points, translation, work.ranges_b);
     RadialRange all_a;
-    for (const RadialRange& r : ranges_a) all_a = {std::min(all_a.lo, r.lo), std::max(all_a.hi, r.hi)};
-    const RadialRange kept_b = skip_faces_outside(face_radial_ranges(b, b_points, translation), all_a, pixel, skip_b);
-    skip_faces_outside(ranges_a, kept_b, pixel, skip_a);
+    for (const RadialRange& r : work.ranges_a) all_a = {std::min(all_a.lo, r.lo), std::max(all_a.hi, r.hi)};
+    const RadialRange kept_b = skip_faces_outside(work.ranges_b, all_a, pixel, skip_b);
+    skip_faces_outside(work.ranges_a, kept_b, pixel, skip_a);
   }
   settings.skip_face = skip_b;
-  const BodyRaster raster_b = draw_body(b, b_points, b_normals, screen, settings);
+  const BodyRaster& raster_b = work.raster_b;
+  draw_body(b, b_points, b_normals, screen, settings, work.raster_b, work.draw);
   if (raster_b.row_min > raster_b.row_max) return result;
   settings.backward = true;
   settings.doppel = screw.angle != 0;
   settings.row_lo = raster_b.row_min - 1;
   settings.row_hi = raster_b.row_max + 1;
   settings.skip_face = skip_a;
-  const BodyRaster raster_a = draw_body(a, a_points, a_normals, screen, settings);
+  const BodyRaster& raster_a = work.raster_a;
+  draw_body(a, a_points, a_normals, screen, settings, work.raster_a, work.draw);
 
   // Steps 5-6: the candidates, then their analytic resolution.
   const double pad = pixel;
-  Resolver resolver(ga, gb, screw, options, scale, cull);
-  const auto vf = vertex_face_candidates(raster_a, raster_b, pad);
-  const auto fv = vertex_face_candidates(raster_b, raster_a, pad);
-  auto ee = edge_candidates(raster_a, raster_b, pad, pixel);
+  Resolver resolver(ga, gb, screw, options, scale, cull, work.found);
+  std::vector<std::pair<int, int>>& vf = work.vf;
+  std::vector<std::pair<int, int>>& fv = work.fv;
+  vertex_face_candidates(raster_a, raster_b, pad, work.vertex_face, vf);
+  vertex_face_candidates(raster_b, raster_a, pad, work.vertex_face, fv);
+  std::vector<EdgeCandidate>& ee = work.ee;
+  edge_candidates(raster_a, raster_b, pad, pixel, work.edge, ee);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   std::size_t edge_pairs = ee.size();
@@ -736,7 +843,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   std::vector<Collision>& found = resolver.collisions();
   resolve_duplicates(found);
   std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
-  finish_collisions(found, options, a_motion, a_start, result);
+  // The result gets its own vector; the workspace keeps its storage.
+  std::vector<Collision> reported(found.begin(), found.end());
+  finish_collisions(reported, options, a_motion, a_start, result);
   result.iterations = static_cast<int>(raster_a.records.size() + raster_b.records.size()) + resolver.stats().intervals +
                       resolver.stats().evaluations;
   if (raster_a.out_of_records || raster_b.out_of_records) {

@@ -25,6 +25,9 @@ namespace proxima::ccd::detail {
 /// slab whose crossings all would, and an edge-edge root whose segments stay apart or whose
 /// properness stays below the threshold near it. `cull` = false resolves them all (the reference
 /// the tests check the culls against: the same collisions, bit for bit).
+///
+/// The working vectors live in a per-thread workspace that keeps its storage between calls (it
+/// grows to the largest query the thread has run): a warm query allocates only its result.
 ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
                                     bool cull = true);

@@ -30,7 +30,14 @@ int row_of(double r, double pixel) {
 }
 
 std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
-  std::vector<RadialRange> out(static_cast<std::size_t>(m.num_faces()));
+  std::vector<RadialRange> out;
+  face_radial_ranges(m, canonical, translation, out);
+  return out;
+}
+
+void face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation,
+                        std::vector<RadialRange>& out) {
+  out.assign(static_cast<std::size_t>(m.num_faces()), RadialRange{});
   for (int f = 0; f < m.num_faces(); ++f) {
     RadialRange& range = out[static_cast<std::size_t>(f)];
     const auto ids = m.face(f);
@@ -52,7 +59,6 @@ std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vect
     }
     range.lo = std::max(0.0, centre.norm() - offset);
   }
-  return out;
 }
 
 RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
@@ -91,6 +97,19 @@ std::span<const PixelRecord> BodyRaster::row(int r) const {
   if (r < row_min || r > row_max) return {};
   const std::size_t k = static_cast<std::size_t>(r - row_min);
   return {records.data() + row_start[k], static_cast<std::size_t>(row_start[k + 1] - row_start[k])};
+}
+
+void BodyRaster::clear() {
+  parts.clear();
+  corners.clear();
+  segments.clear();
+  records.clear();
+  row_start.clear();
+  vertices.clear();
+  row_min = std::numeric_limits<int>::max();
+  row_max = std::numeric_limits<int>::min();
+  out_of_records = false;
+  subdivision_capped = false;
 }
 
 namespace {
@@ -133,12 +152,17 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
 
 class Drawer {
  public:
-  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, int edges, int vertices)
+  Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch,
+         int edges, int vertices)
       : screen_(screen),
         set_(settings),
         out_(out),
-        whole_drawn_(kBranches * static_cast<std::size_t>(edges), 0),
-        vertex_projection_(kBranches * static_cast<std::size_t>(vertices)) {}
+        projected_(scratch.projected),
+        whole_drawn_(scratch.whole_drawn),
+        vertex_projection_(scratch.vertex_projection) {
+    whole_drawn_.assign(kBranches * static_cast<std::size_t>(edges), 0);
+    vertex_projection_.assign(kBranches * static_cast<std::size_t>(vertices), ScreenPoint{});
+  }
 
   void add_part(int face, Branch branch, const Polygon& poly) {
     if (poly.size() < kMinCorners) return;
@@ -154,10 +178,14 @@ class Drawer {
       }
       // A mesh vertex is a corner of several parts: projected once per branch (its corner is the
       // same point in each).
+      // Its vertex record is made with that first projection: one per vertex and branch.
       const std::size_t key = kBranches * static_cast<std::size_t>(poly[i].vertex) + static_cast<std::size_t>(branch);
-      if (std::isnan(vertex_projection_[key].r)) vertex_projection_[key] = project(poly[i].x, branch);
+      if (std::isnan(vertex_projection_[key].r)) {
+        vertex_projection_[key] = project(poly[i].x, branch);
+        const ScreenPoint& p = vertex_projection_[key];
+        out_.vertices.push_back({row_of(p.r, set_.pixel), p.r, p.h, p.t, poly[i].vertex});
+      }
       proj[i] = vertex_projection_[key];
-      out_.vertices.push_back({row_of(proj[i].r, set_.pixel), proj[i].r, proj[i].h, proj[i].t, poly[i].vertex});
     }
     for (std::size_t i = 0; i < poly.size(); ++i) {
       const std::size_t j = (i + 1) % poly.size();
@@ -192,8 +220,8 @@ class Drawer {
     // A time error that the flow turns into less than half a pixel of travel is as good as the
     // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
     // while the points hardly move, and no subdivision would make it linear there.
-    const double speed = std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide);
-    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed <= set_.pixel / 2;
+    auto speed = [&] { return std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide); };
+    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed() <= set_.pixel / 2;
     const bool straight = dr * dr + dh * dh <= (set_.pixel / 2) * (set_.pixel / 2) && timely;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
@@ -232,9 +260,9 @@ class Drawer {
   const CollisionScreen& screen_;
   const RasterSettings& set_;
   BodyRaster& out_;
-  std::vector<ScreenPoint> projected_;
-  std::vector<unsigned char> whole_drawn_;        // per (mesh edge, branch): drawn whole already
-  std::vector<ScreenPoint> vertex_projection_;  // per (mesh vertex, branch); r NaN: not yet
+  std::vector<ScreenPoint>& projected_;
+  std::vector<unsigned char>& whole_drawn_;        // per (mesh edge, branch): drawn whole already
+  std::vector<ScreenPoint>& vertex_projection_;  // per (mesh vertex, branch); r NaN: not yet
 };
 
 }  // namespace
@@ -242,6 +270,14 @@ class Drawer {
 BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                      const CollisionScreen& screen, const RasterSettings& settings) {
   BodyRaster out;
+  DrawScratch scratch;
+  draw_body(m, canonical, normals, screen, settings, out, scratch);
+  return out;
+}
+
+void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
+               const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch) {
+  out.clear();
   // A first guess of the sizes (each edge is drawn for both of its faces, a few pieces and rows
   // each) saves most of the regrowth copies.
   out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));
@@ -249,15 +285,15 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
   out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
-  Drawer drawer(screen, settings, out, m.num_edges(), m.num_vertices());
+  Drawer drawer(screen, settings, out, scratch, m.num_edges(), m.num_vertices());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
   auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
   const double cos_t = std::cos(theta), sin_t = std::sin(theta);
-  Polygon poly, kept, half, wedge;
-  std::vector<double> values;
+  Polygon &poly = scratch.poly, &kept = scratch.kept, &half = scratch.half, &wedge = scratch.wedge;
+  std::vector<double>& values = scratch.values;
   for (int f = 0; f < m.num_faces(); ++f) {
     if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
     const auto ids = m.face(f);
@@ -309,8 +345,10 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
     out.row_start.assign(static_cast<std::size_t>(rows) + 1, 0);
     for (const PixelRecord& p : out.records) ++out.row_start[static_cast<std::size_t>(p.row - out.row_min) + 1];
     for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
-    std::vector<PixelRecord> sorted(out.records.size());
-    std::vector<int> fill(out.row_start.begin(), out.row_start.end() - 1);
+    std::vector<PixelRecord>& sorted = scratch.sorted;
+    sorted.resize(out.records.size());
+    std::vector<int>& fill = scratch.fill;
+    fill.assign(out.row_start.begin(), out.row_start.end() - 1);
     for (const PixelRecord& p : out.records)
       sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
     for (int k = 0; k < rows; ++k) {
@@ -318,21 +356,11 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
                 sorted.begin() + out.row_start[static_cast<std::size_t>(k) + 1],
                 [](const PixelRecord& p, const PixelRecord& q) { return p.hmin < q.hmin; });
     }
-    out.records = std::move(sorted);
+    out.records.swap(sorted);  // the old records' storage becomes the next call's scratch
   }
-  // One record per vertex and screen position (a vertex is a corner of several parts).
-  std::sort(out.vertices.begin(), out.vertices.end(), [](const VertexRecord& p, const VertexRecord& q) {
-    if (p.vertex != q.vertex) return p.vertex < q.vertex;
-    return p.r != q.r ? p.r < q.r : p.h < q.h;
-  });
-  out.vertices.erase(std::unique(out.vertices.begin(), out.vertices.end(),
-                                 [](const VertexRecord& p, const VertexRecord& q) {
-                                   return p.vertex == q.vertex && p.r == q.r && p.h == q.h;
-                                 }),
-                     out.vertices.end());
+  // The vertex records (one per vertex and branch, made at its first projection) by row and h.
   std::sort(out.vertices.begin(), out.vertices.end(),
             [](const VertexRecord& p, const VertexRecord& q) { return p.row != q.row ? p.row < q.row : p.h < q.h; });
-  return out;
 }
 
 }  // namespace proxima::ccd::detail

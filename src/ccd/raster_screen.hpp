@@ -92,12 +92,29 @@ struct BodyRaster {
 
   /// Records of one row, in hmin order.
   std::span<const PixelRecord> row(int r) const;
+  /// Empties the body (keeping the vectors' storage, so drawing again allocates nothing once warm).
+  void clear();
+};
+
+/// Scratch storage of draw_body, kept by the caller across calls (cost only: a warm query
+/// allocates nothing). Its contents between calls mean nothing.
+struct DrawScratch {
+  std::vector<PartCorner> poly, kept, half, wedge;
+  std::vector<double> values;
+  std::vector<ScreenPoint> projected;
+  std::vector<unsigned char> whole_drawn;       ///< per (mesh edge, branch)
+  std::vector<ScreenPoint> vertex_projection;  ///< per (mesh vertex, branch)
+  std::vector<PixelRecord> sorted;
+  std::vector<int> fill;
 };
 
 /// Draws a body: `canonical` are its vertex positions and `normals` its face normals in the
 /// screen's canonical frame (the body as placed at s = 0). Cost: O(faces + pieces * rows crossed).
 BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                      const CollisionScreen& screen, const RasterSettings& settings);
+/// The same into `out` (cleared first), with the caller's scratch storage.
+void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
+               const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch);
 
 /// An interval holding the screen radius r of every point of a face: r (the distance from the
 /// screw axis, the canonical y axis; for a translation the screen's x) never changes along the
@@ -112,6 +129,9 @@ struct RadialRange {
 /// hull of its vertices; P drops the axis component). For a translation r = x, linear: the
 /// vertices' range.
 std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation);
+/// The same into `out`.
+void face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation,
+                        std::vector<RadialRange>& out);
 
 /// Sets skip[f] = 1 for the faces whose interval is farther than `margin` from `other` (0 for the
 /// others) and returns the span of the others' intervals.

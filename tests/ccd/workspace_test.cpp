@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Both screw_collisions modes keep their working vectors in a per-thread workspace across queries
+// (src/ccd/glide_raster.cpp, src/ccd/screw_collisions.cpp): a query must not depend on what the
+// thread ran before. Each query here is answered on a fresh thread (empty workspace) and again
+// after queries on meshes of other sizes, at other resolutions and in the other mode: the same
+// collisions, bit for bit.
+#include <proxima/ccd/screw_collisions.hpp>
+#include <proxima/core/tolerance.hpp>
+#include <proxima/mesh/generators.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace proxima::ccd {
+namespace {
+
+using mesh::Mesh;
+
+struct Query {
+  const Mesh* a;
+  const Mesh* b;
+  Pose a_start, a_end, b_start, b_end;
+  ScrewOptions options;
+};
+
+void expect_same(const ScrewResult& x, const ScrewResult& y, const std::string& what) {
+  ASSERT_EQ(x.collisions.size(), y.collisions.size()) << what;
+  EXPECT_EQ(x.status, y.status) << what;
+  EXPECT_EQ(x.candidate_pairs, y.candidate_pairs) << what;
+  EXPECT_EQ(x.iterations, y.iterations) << what;
+  for (std::size_t i = 0; i < x.collisions.size(); ++i) {
+    const Collision& p = x.collisions[i];
+    const Collision& q = y.collisions[i];
+    EXPECT_TRUE(p.type == q.type && p.vertex == q.vertex && p.face == q.face && p.edge_a == q.edge_a &&
+                p.edge_b == q.edge_b && p.time == q.time && p.point == q.point && p.normal == q.normal &&
+                p.properness == q.properness)
+        << what << ", collision " << i;
+  }
+}
+
+TEST(CcdWorkspace, AQueryDoesNotDependOnTheQueriesBeforeIt) {
+  const Mesh torus = mesh::make_torus(1, 0.3);
+  const Mesh cube = mesh::make_box(Vec3(0.5, 0.5, 0.5));
+  const Mesh prism = mesh::make_l_prism();
+  auto turn = [](double angle, const Vec3& axis, const Vec3& t) {
+    return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), t);
+  };
+  std::vector<Query> queries;
+  for (int mode = 0; mode < 2; ++mode) {
+    ScrewOptions o;
+    o.method = mode == 0 ? ScrewMethod::raster : ScrewMethod::exact;
+    ScrewOptions fine = o;
+    fine.pixel_size = kCcdRasterPixelSizeHigh;
+    fine.time_resolution = kCcdRasterTimeResolutionHigh;
+    // B passes through A while turning (tori: many records and candidates), a small pair, a
+    // mixed pair, then the tori again at another resolution.
+    queries.push_back({&torus, &torus, Pose(), turn(0.05, Vec3(0, 0, 1), Vec3(0.1, 0, 0)),
+                       turn(0.3, Vec3(1, 0, 0), Vec3(2.9, 0.2, 0.1)), turn(0.9, Vec3(1, 1, 0), Vec3(-2.8, 0.1, 0)), o});
+    queries.push_back({&cube, &cube, Pose(), Pose(), turn(0.2, Vec3(0, 1, 1), Vec3(2.5, 0.1, -0.2)),
+                       turn(0.7, Vec3(0, 1, 0), Vec3(-0.4, 0.1, -0.2)), o});
+    queries.push_back({&prism, &torus, Pose(), Pose(), turn(0.1, Vec3(1, 0, 1), Vec3(0.3, 3.0, 0)),
+                       turn(0.6, Vec3(0, 0, 1), Vec3(0.2, -2.5, 0.1)), fine});
+    queries.push_back({&torus, &torus, Pose(), Pose(), turn(0.2, Vec3(0, 1, 0), Vec3(0.2, 2.7, 0.1)),
+                       turn(0.5, Vec3(1, 0, 0), Vec3(0.1, -2.6, 0)), fine});
+  }
+  auto answer = [](const Query& q) {
+    return screw_collisions(*q.a, q.a_start, q.a_end, *q.b, q.b_start, q.b_end, q.options);
+  };
+  // Each on a thread of its own first: nothing ran there before.
+  std::vector<ScrewResult> fresh(queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    std::thread([&, i] { fresh[i] = answer(queries[i]); }).join();
+  }
+  std::size_t with_contact = 0;
+  for (const ScrewResult& r : fresh) with_contact += r.contact ? 1 : 0;
+  EXPECT_EQ(with_contact, queries.size()) << "every motion collides (2 to 10 collisions each)";
+  // Then all on one thread, twice over, in order and in reverse.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t k = 0; k < queries.size(); ++k) {
+      const std::size_t i = pass == 0 ? k : queries.size() - 1 - k;
+      expect_same(fresh[i], answer(queries[i]), "query " + std::to_string(i) + ", pass " + std::to_string(pass));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace proxima::ccd
