@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace proxima::gjk {
@@ -126,6 +128,36 @@ TEST(Simplex, ReduceKeepsSupportSetInOrder) {
   EXPECT_NEAR(s.lambda[0], 0.5, 1e-15);
   const Witnesses wit = simplex_witnesses(s);
   EXPECT_NEAR((wit.a - Vec3(1, 0, 5)).norm(), 0, 1e-15);
+}
+
+
+// The GJK loop runs the routine on the w members of its support points in place
+// (detail::SupportPointWs); the answer must be the public routine's, bit for bit.
+TEST(Simplex, InPlaceSupportPointsGiveTheSameAnswer) {
+  const unsigned seed = 424242;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> n;
+  for (int c = 0; c < 4000; ++c) {
+    const int count = 1 + c % 4;
+    std::array<SupportPoint, 4> sp{};
+    std::vector<Vec3> pts;
+    const Vec3 centre = (c % 5 == 0) ? Vec3::Zero() : Vec3(n(rng), n(rng), n(rng));
+    for (int i = 0; i < count; ++i) {
+      // Every third case repeats a point or makes the simplex flat.
+      Vec3 p = centre + Vec3(n(rng), n(rng), n(rng));
+      if (c % 3 == 0 && i == 3) p = pts[0] + 0.5 * (pts[1] - pts[0]) + 0.25 * (pts[2] - pts[0]);
+      if (c % 3 == 1 && i == 1) p = pts[0];
+      pts.push_back(p);
+      sp[static_cast<std::size_t>(i)] = {p, p, Vec3::Zero()};
+    }
+    const SubDistance a = closest_point_to_origin(pts.data(), count);
+    const SubDistance b = detail::closest_point_to_origin(detail::SupportPointWs{sp.data()}, count);
+    const std::string where = "seed 424242 case " + std::to_string(c);
+    ASSERT_EQ(a.mask, b.mask) << where;
+    ASSERT_TRUE(a.point == b.point || (a.point != a.point && b.point != b.point)) << where;
+    for (std::size_t i = 0; i < 4; ++i) ASSERT_EQ(a.lambda[i], b.lambda[i]) << where;
+    ASSERT_TRUE(a.distance_squared == b.distance_squared || (a.distance_squared != a.distance_squared && b.distance_squared != b.distance_squared)) << where;
+  }
 }
 
 }  // namespace

@@ -48,14 +48,18 @@ inline void closest_on_segments(const Vec3& p1, const Vec3& d1, const Vec3& p2, 
     } else {
       const double b = d1.dot(d2);
       const double denom = a * e - b * b;  // >= 0; 0 for parallel segments
+      // 1/a and 1/e do not wait for s, so only the division by denom stays on the dependent
+      // chain s -> t -> s (a multiplication by a reciprocal is within an ulp of the division).
+      const double inv_a = 1 / a;
+      const double inv_e = 1 / e;
       s = denom > 0 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
-      t = (b * s + f) / e;
+      t = (b * s + f) * inv_e;
       if (t < 0) {
         t = 0;
-        s = std::clamp(-c / a, 0.0, 1.0);
+        s = std::clamp(-c * inv_a, 0.0, 1.0);
       } else if (t > 1) {
         t = 1;
-        s = std::clamp((b - c) / a, 0.0, 1.0);
+        s = std::clamp((b - c) * inv_a, 0.0, 1.0);
       }
     }
   }

@@ -100,16 +100,14 @@ inline bool is_repeated(const Simplex& s, const Vec3& w) {
   return false;
 }
 
-/// The GJK loop on core(A) - core(B) (A's frame). `start` may be empty (then `direction` seeds
-/// it). `margin` = sum of the margins: in intersect mode the loop stops as soon as the lower
-/// bound exceeds it (separated) or |v| falls to it (overlap).
-template <class Md>
-GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale,
-               const GjkOptions& options, GjkMode mode) {
-  GjkRun run;
+/// The GJK loop on core(A) - core(B) (A's frame), starting from run.simplex (may be empty: then
+/// `direction` seeds it). `margin` = sum of the margins: in intersect mode the loop stops as soon
+/// as the lower bound exceeds it (separated) or |v| falls to it (overlap). The mode is a template
+/// argument so each query compiles only its own tests.
+template <GjkMode Mode, class Md>
+void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, const GjkOptions& options) {
   const double margin = md.margin();
   const double contact_sq = options.absolute_tolerance * scale * scale;
-  run.simplex = start;
   if (run.simplex.size == 0) {
     run.simplex.points[0] = md.support(direction);
     run.simplex.size = 1;
@@ -125,6 +123,9 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
   bool nesterov = options.nesterov;
   Vec3 d = run.v;
   Vec3 w_prev = run.v;
+  // The best support plane's direction, divided by its norm only once at the end.
+  Vec3 lower_bound_d = nan_vec3();
+  double lower_bound_dn = 1;
   run.status = Status::iteration_limit;
   run.detail = Detail::none;
   for (int k = 0; k < options.max_iterations; ++k) {
@@ -133,12 +134,16 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.detail = Detail::non_finite;
       break;
     }
-    if (vv <= contact_sq || (mode == GjkMode::intersect && vv <= margin * margin)) {
+    // A 4-point simplex is left only when the origin is enclosed (v = 0 below any contact band).
+    if (vv <= contact_sq || run.simplex.size == 4 || (Mode == GjkMode::intersect && vv <= margin * margin)) {
       run.contact = true;
       run.status = Status::converged;
       run.detail = Detail::origin_enclosed;
       break;
     }
+    // |v|: the norm of d unless momentum moved d off v (d.norm() of d == v is this same value).
+    const double vn = std::sqrt(vv);
+    double dn = vn;
     if (nesterov) {
       const double momentum = (k + 1.0) / (k + 3.0);
       const Vec3 y = momentum * run.v + (1 - momentum) * w_prev;
@@ -146,12 +151,16 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       // helps smooth shapes in close proximity).
       d = momentum * d.normalized() + (1 - momentum) * y.normalized();
       if (!(d.squaredNorm() > 0)) d = run.v;
+      dn = d.norm();
     } else {
       d = run.v;
     }
-    const SupportPoint sp = md.support(-d);
+    // The new support point goes into the slot after the simplex; it becomes part of the
+    // simplex only on progress (below), so the sub-distance routine reads it in place.
+    const int n = run.simplex.size;
+    SupportPoint& sp = run.simplex.points[static_cast<std::size_t>(n)];
+    sp = md.support(-d);
     run.iterations = k + 1;
-    const double dn = d.norm();
     const double plane = d.dot(sp.w) / dn;
     if (!std::isfinite(plane)) {
       run.status = Status::degenerate_input;
@@ -160,17 +169,18 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
     }
     if (plane > run.lower_bound) {
       run.lower_bound = plane;
-      run.lower_bound_direction = d / dn;
+      lower_bound_d = d;
+      lower_bound_dn = dn;
     }
     // Separated only beyond the contact band that distance() also counts as touching, so the two
     // queries agree on touching pairs.
-    if (mode == GjkMode::intersect && run.lower_bound > margin + std::sqrt(contact_sq)) {
+    if (Mode == GjkMode::intersect && run.lower_bound > margin + std::sqrt(contact_sq)) {
       run.separated = true;
       run.status = Status::converged;
       run.detail = Detail::separating_axis;
       break;
     }
-    const double gap = vv - std::sqrt(vv) * run.lower_bound;
+    const double gap = vv - vn * run.lower_bound;
     if (gap <= options.relative_tolerance * vv || gap <= contact_sq) {
       run.status = Status::converged;
       run.detail = Detail::duality_gap;
@@ -194,14 +204,8 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.detail = Detail::repeated_support;
       break;
     }
-    // Sub-distance on the w points plus sp.w; the simplex itself changes only on progress.
-    // Zero-filled first: GCC 12 cannot see that only n + 1 entries are read.
-    std::array<Vec3, 4> w;
-    w.fill(Vec3::Zero());
-    const int n = run.simplex.size;
-    for (int i = 0; i < n; ++i) w[static_cast<std::size_t>(i)] = run.simplex.points[static_cast<std::size_t>(i)].w;
-    w[static_cast<std::size_t>(n)] = sp.w;
-    const SubDistance sub = closest_point_to_origin(w.data(), n + 1);
+    // Sub-distance on the simplex's w points plus sp.w (in place, no copy).
+    const SubDistance sub = detail::closest_point_to_origin(SupportPointWs{run.simplex.points.data()}, n + 1);
     const Vec3 v_next = sub.mask != 0 ? sub.point : nan_vec3();
     const double vv_next = v_next.squaredNorm();
     // Strict decrease of |v| (seed 002, theorem 1); NaN fails the comparison too.
@@ -214,75 +218,87 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
       run.detail = vv_next == vv_next ? Detail::no_progress : Detail::non_finite;
       break;
     }
-    run.simplex.points[static_cast<std::size_t>(n)] = sp;
+    w_prev = sp.w;
     run.simplex.size = n + 1;
     keep_support_set(run.simplex, sub);
     run.v = v_next;
     vv = vv_next;
-    w_prev = sp.w;
   }
+  if (lower_bound_d == lower_bound_d) run.lower_bound_direction = lower_bound_d / lower_bound_dn;
   if (run.status == Status::iteration_limit && vv <= contact_sq) run.contact = true;
   // Converged without separating: |v| and the lower bound agree, so decide on |v|.
-  if (mode == GjkMode::intersect && !run.separated && !run.contact && run.status != Status::iteration_limit) {
+  if (Mode == GjkMode::intersect && !run.separated && !run.contact && run.status != Status::iteration_limit) {
     run.contact = true;
+  }
+}
+
+/// The GJK loop from `start` (see run_gjk_in_place), returning its run.
+template <class Md>
+GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale, const GjkOptions& options,
+               GjkMode mode) {
+  GjkRun run;
+  run.simplex = start;
+  if (mode == GjkMode::intersect) {
+    run_gjk_in_place<GjkMode::intersect>(md, run, direction, scale, options);
+  } else {
+    run_gjk_in_place<GjkMode::distance>(md, run, direction, scale, options);
   }
   return run;
 }
 
 /// The warm-started GJK run shared by distance(), intersect() and penetration(): seeds `md`'s
 /// hill-climbing hints, the start simplex and the first direction from `warm`, runs GJK, and
-/// stores the final simplex and hints back into `warm`.
-template <class A, class B>
-GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale,
-                    const GjkOptions& options, GjkMode mode, WarmStart& warm) {
+/// stores the final simplex and hints back into `warm` (unless `Store` is false: the cold
+/// overloads, whose WarmStart dies with the call).
+template <GjkMode Mode, bool Store = true, class A, class B>
+void run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
+                  WarmStart& warm, GjkRun& run) {
   md.hint_a_ = warm.hint_a;
   md.hint_b_ = warm.hint_b;
-  const Simplex start = load_warm_simplex(warm, md.b_in_a());
+  if (warm.size > 0) run.simplex = load_warm_simplex(warm, md.b_in_a());
   const Vec3 dir = first_direction(md.shape_a(), md.shape_b(), pose_a, md.b_in_a(), warm);
-  GjkRun run = run_gjk(md, start, dir, scale, options, mode);
-  store_warm_simplex(run.simplex, md.b_in_a(), warm);
-  warm.hint_a = md.hint_a_;
-  warm.hint_b = md.hint_b_;
+  run_gjk_in_place<Mode>(md, run, dir, scale, options);
+  if constexpr (Store) {
+    store_warm_simplex(run.simplex, md.b_in_a(), warm);
+    warm.hint_a = md.hint_a_;
+    warm.hint_b = md.hint_b_;
+  }
+}
+
+/// run_warm_gjk with the mode given at run time, returning the run.
+template <class A, class B>
+GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
+                    GjkMode mode, WarmStart& warm) {
+  GjkRun run;
+  if (mode == GjkMode::intersect) {
+    run_warm_gjk<GjkMode::intersect>(md, pose_a, scale, options, warm, run);
+  } else {
+    run_warm_gjk<GjkMode::distance>(md, pose_a, scale, options, warm, run);
+  }
   return run;
 }
 
 }  // namespace detail
 
-/// Distance between convex shapes A and B placed by `pose_a` and `pose_b` (GJK).
-///
-/// Sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs (either order) are answered
-/// by their exact closed forms (gjk/closed_form.hpp: gap 0, iterations 0, detail none) unless
-/// options.closed_forms is false.
-///
-/// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
-/// subtracts the margins of rounded shapes and converts once to the world frame:
-///  - distance >= 0; point_a, point_b: closest points (world); normal: unit, A towards B;
-///  - when the shapes touch or overlap: distance 0, intersect true, point_a == point_b a common
-///    point, normal NaN (use gjk::penetration for the depth and its direction);
-///  - gap: upper bound on (reported distance - true distance) from the Frank-Wolfe duality gap;
-///  - status converged (detail duality_gap, origin_enclosed, or at the rounding floor
-///    repeated_support / no_progress, in which case `gap` says how tight it is),
-///    iteration_limit (best bound so far), degenerate_input (non_finite).
-/// Tolerance: options.relative_tolerance on |v|^2, options.absolute_tolerance on scale^2.
-/// Cost: one support call of A and of B per iteration plus the sub-distance routine; polytope
-/// pairs typically take under 10 iterations. No heap allocation.
-///
-/// `warm` (optional overload) seeds the run from a previous simplex (shape-local points, so any
-/// pose change is fine) or direction, and receives the final simplex and hill-climbing hints.
-template <SupportMap A, SupportMap B>
-DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
-                        const GjkOptions& options, WarmStart& warm) {
+namespace detail {
+
+/// distance() with or without storing the final state into `warm` (Store false: the cold
+/// overload, whose WarmStart dies with the call).
+template <bool Store, SupportMap A, SupportMap B>
+DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
+                             const GjkOptions& options, WarmStart& warm) {
   if constexpr (has_closed_form_distance<A, B>) {
     if (options.closed_forms) {
       DistanceResult r = closed_form_distance(a, pose_a, b, pose_b);
-      if (!r.intersect) warm.direction = r.normal;
+      if (Store && !r.intersect) warm.direction = r.normal;
       return r;
     }
   }
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  const double scale = detail::query_scale(a, b, b_in_a);
-  const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options, detail::GjkMode::distance, warm);
+  const double scale = query_scale(a, b, b_in_a);
+  GjkRun run;
+  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, warm, run);
 
   DistanceResult r;
   r.iterations = run.iterations;
@@ -315,8 +331,37 @@ DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& 
   r.normal = pose_a.rotate(n);
   r.point_a = pose_a.apply(core.a + margin_a * n);
   r.point_b = pose_a.apply(core.b - margin_b * n);
-  warm.direction = r.normal;
+  if (Store) warm.direction = r.normal;
   return r;
+}
+
+}  // namespace detail
+
+/// Distance between convex shapes A and B placed by `pose_a` and `pose_b` (GJK).
+///
+/// Sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs (either order) are answered
+/// by their exact closed forms (gjk/closed_form.hpp: gap 0, iterations 0, detail none) unless
+/// options.closed_forms is false.
+///
+/// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
+/// subtracts the margins of rounded shapes and converts once to the world frame:
+///  - distance >= 0; point_a, point_b: closest points (world); normal: unit, A towards B;
+///  - when the shapes touch or overlap: distance 0, intersect true, point_a == point_b a common
+///    point, normal NaN (use gjk::penetration for the depth and its direction);
+///  - gap: upper bound on (reported distance - true distance) from the Frank-Wolfe duality gap;
+///  - status converged (detail duality_gap, origin_enclosed, or at the rounding floor
+///    repeated_support / no_progress, in which case `gap` says how tight it is),
+///    iteration_limit (best bound so far), degenerate_input (non_finite).
+/// Tolerance: options.relative_tolerance on |v|^2, options.absolute_tolerance on scale^2.
+/// Cost: one support call of A and of B per iteration plus the sub-distance routine; polytope
+/// pairs typically take under 10 iterations. No heap allocation.
+///
+/// `warm` (optional overload) seeds the run from a previous simplex (shape-local points, so any
+/// pose change is fine) or direction, and receives the final simplex and hill-climbing hints.
+template <SupportMap A, SupportMap B>
+DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
+                        const GjkOptions& options, WarmStart& warm) {
+  return detail::distance_impl<true>(a, pose_a, b, pose_b, options, warm);
 }
 
 /// Cold-start overload of distance(): same answer, no state kept.
@@ -324,7 +369,7 @@ template <SupportMap A, SupportMap B>
 DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                         const GjkOptions& options = {}) {
   WarmStart warm;
-  return distance(a, pose_a, b, pose_b, options, warm);
+  return detail::distance_impl<false>(a, pose_a, b, pose_b, options, warm);
 }
 
 }  // namespace proxima::gjk

@@ -22,13 +22,17 @@ namespace proxima::gjk {
 /// Cost: usually 1-4 support calls for clearly separated or deeply overlapping pairs. No heap
 /// allocation. `warm` as in distance(): a previous simplex makes repeated queries on slowly
 /// moving pairs exit in one or two iterations.
-template <SupportMap A, SupportMap B>
-IntersectResult intersect(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
-                          const GjkOptions& options, WarmStart& warm) {
+namespace detail {
+
+/// intersect() with or without storing the final state into `warm` (Store false: cold overload).
+template <bool Store, SupportMap A, SupportMap B>
+IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
+                               const GjkOptions& options, WarmStart& warm) {
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  const double scale = detail::query_scale(a, b, b_in_a);
-  const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options, detail::GjkMode::intersect, warm);
+  const double scale = query_scale(a, b, b_in_a);
+  GjkRun run;
+  run_warm_gjk<GjkMode::intersect, Store>(md, pose_a, scale, options, warm, run);
 
   IntersectResult r;
   r.iterations = run.iterations;
@@ -37,11 +41,19 @@ IntersectResult intersect(const A& a, const Pose& pose_a, const B& b, const Pose
   if (run.separated) {
     r.intersect = false;
     r.separating_axis = pose_a.rotate(-run.lower_bound_direction);
-    warm.direction = r.separating_axis;
+    if (Store) warm.direction = r.separating_axis;
   } else {
     r.intersect = true;
   }
   return r;
+}
+
+}  // namespace detail
+
+template <SupportMap A, SupportMap B>
+IntersectResult intersect(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
+                          const GjkOptions& options, WarmStart& warm) {
+  return detail::intersect_impl<true>(a, pose_a, b, pose_b, options, warm);
 }
 
 /// Cold-start overload of intersect().
@@ -49,7 +61,7 @@ template <SupportMap A, SupportMap B>
 IntersectResult intersect(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                           const GjkOptions& options = {}) {
   WarmStart warm;
-  return intersect(a, pose_a, b, pose_b, options, warm);
+  return detail::intersect_impl<false>(a, pose_a, b, pose_b, options, warm);
 }
 
 }  // namespace proxima::gjk

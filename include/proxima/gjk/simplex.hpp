@@ -44,12 +44,27 @@ struct SubDistance {
 
 namespace detail {
 
-inline SubDistance vertex_answer(const Vec3* w, int i) {
+// The routine is written once for any indexable source of points W (`const Vec3*`, or the w
+// members of a Simplex's support points, so the GJK loop needs no copy of them). Candidates are
+// "offered" to the best answer so far: offer_* replaces `best` only when the candidate is strictly
+// closer and not NaN (the rule of keep_closer), which gives the same answer as collecting each
+// face's own best first, since "first strictly smallest non-NaN" is associative. No temporary
+// SubDistance is built for a candidate that loses.
+
+/// `best` becomes the answer "vertex i" with |w_i|^2 = dd.
+template <class W>
+inline void set_vertex(SubDistance& best, const W& w, int i, double dd) {
+  best.point = w[i];
+  best.lambda = {};
+  best.lambda[static_cast<std::size_t>(i)] = 1;
+  best.mask = 1U << i;
+  best.distance_squared = dd;
+}
+
+template <class W>
+inline SubDistance vertex_answer(const W& w, int i) {
   SubDistance r;
-  r.point = w[i];
-  r.lambda[static_cast<std::size_t>(i)] = 1;
-  r.mask = 1U << i;
-  r.distance_squared = w[i].squaredNorm();
+  set_vertex(r, w, i, w[i].squaredNorm());
   return r;
 }
 
@@ -60,14 +75,48 @@ inline void keep_closer(SubDistance& best, const SubDistance& candidate) {
   }
 }
 
+/// keep_closer(best, vertex_answer(w, i)).
+template <class W>
+inline void offer_vertex(SubDistance& best, const W& w, int i) {
+  const double dd = w[i].squaredNorm();
+  if (!(best.distance_squared <= dd) && dd == dd) set_vertex(best, w, i, dd);
+}
+
+/// keep_closer(best, closest_on_segment(w, i, j)).
+template <class W>
+inline void offer_segment(SubDistance& best, const W& w, int i, int j) {
+  const Vec3& a = w[i];
+  const Vec3 t = w[j] - a;
+  const double tt = t.squaredNorm();
+  if (!(tt > 0)) {  // coincident points (or NaN): the nearer vertex
+    offer_vertex(best, w, i);
+    offer_vertex(best, w, j);
+    return;
+  }
+  const double s = -a.dot(t) / tt;
+  if (s <= 0) return offer_vertex(best, w, i);
+  if (s >= 1) return offer_vertex(best, w, j);
+  const Vec3 p = a + s * t;
+  const double dd = p.squaredNorm();
+  if (!(best.distance_squared <= dd) && dd == dd) {
+    best.point = p;
+    best.lambda = {};
+    best.lambda[static_cast<std::size_t>(i)] = 1 - s;
+    best.lambda[static_cast<std::size_t>(j)] = s;
+    best.mask = (1U << i) | (1U << j);
+    best.distance_squared = dd;
+  }
+}
+
 /// Segment w[i] w[j].
-inline SubDistance closest_on_segment(const Vec3* w, int i, int j) {
+template <class W>
+inline SubDistance closest_on_segment(const W& w, int i, int j) {
   const Vec3& a = w[i];
   const Vec3 t = w[j] - a;
   const double tt = t.squaredNorm();
   if (!(tt > 0)) {  // coincident points (or NaN): the nearer vertex
     SubDistance r = vertex_answer(w, i);
-    keep_closer(r, vertex_answer(w, j));
+    offer_vertex(r, w, j);
     return r;
   }
   const double s = -a.dot(t) / tt;
@@ -85,8 +134,11 @@ inline SubDistance closest_on_segment(const Vec3* w, int i, int j) {
 /// Twice the signed area of the 2-D triangle (0, p, q) in coordinates (x, y).
 inline double cross2(const Vec3& p, const Vec3& q, int x, int y) { return p[x] * q[y] - p[y] * q[x]; }
 
-/// Triangle w[i] w[j] w[k].
-inline SubDistance closest_on_triangle(const Vec3* w, int i, int j, int k) {
+/// Triangle w[i] w[j] w[k]. `Top`: `best` is fresh (distance +inf) and the triangle is the whole
+/// problem, so an interior answer is taken as it is (closest_on_triangle); otherwise the triangle
+/// is a face of a tetrahedron and its answer is offered to `best`.
+template <bool Top, class W>
+inline void offer_triangle(SubDistance& best, const W& w, int i, int j, int k) {
   const Vec3& a = w[i];
   const Vec3 ab = w[j] - a;
   const Vec3 ac = w[k] - a;
@@ -111,33 +163,46 @@ inline SubDistance closest_on_triangle(const Vec3* w, int i, int j, int k) {
     const double ck = cross2(ab, q, x, y);  // area (a, b, p0): weight of c
     const double ci = total - cj - ck;      // area (p0, b, c): weight of a
     if (ci * total >= 0 && cj * total >= 0 && ck * total >= 0) {
-      SubDistance r;
-      r.point = p0;
       const double li = ci / total;
       const double lj = cj / total;
       const double lk = ck / total;
-      r.lambda[static_cast<std::size_t>(i)] = li;
-      r.lambda[static_cast<std::size_t>(j)] = lj;
-      r.lambda[static_cast<std::size_t>(k)] = lk;
-      r.mask = (li > 0 ? 1U << i : 0U) | (lj > 0 ? 1U << j : 0U) | (lk > 0 ? 1U << k : 0U);
-      r.distance_squared = r.point.squaredNorm();
-      if (r.mask != 0) return r;
+      const unsigned mask = (li > 0 ? 1U << i : 0U) | (lj > 0 ? 1U << j : 0U) | (lk > 0 ? 1U << k : 0U);
+      if (mask != 0) {
+        const double dd = p0.squaredNorm();
+        if (Top || (!(best.distance_squared <= dd) && dd == dd)) {
+          best.point = p0;
+          best.lambda = {};
+          best.lambda[static_cast<std::size_t>(i)] = li;
+          best.lambda[static_cast<std::size_t>(j)] = lj;
+          best.lambda[static_cast<std::size_t>(k)] = lk;
+          best.mask = mask;
+          best.distance_squared = dd;
+        }
+        return;
+      }
     } else {
       visible[0] = ci * total < 0;
       visible[1] = cj * total < 0;
       visible[2] = ck * total < 0;
     }
   }
+  if (visible[0]) offer_segment(best, w, j, k);
+  if (visible[1]) offer_segment(best, w, i, k);
+  if (visible[2]) offer_segment(best, w, i, j);
+}
+
+/// Triangle w[i] w[j] w[k].
+template <class W>
+inline SubDistance closest_on_triangle(const W& w, int i, int j, int k) {
   SubDistance best;
   best.distance_squared = std::numeric_limits<double>::infinity();
-  if (visible[0]) keep_closer(best, closest_on_segment(w, j, k));
-  if (visible[1]) keep_closer(best, closest_on_segment(w, i, k));
-  if (visible[2]) keep_closer(best, closest_on_segment(w, i, j));
+  offer_triangle<true>(best, w, i, j, k);
   return best;
 }
 
 /// Tetrahedron w[0..3].
-inline SubDistance closest_on_tetrahedron(const Vec3* w) {
+template <class W>
+inline SubDistance closest_on_tetrahedron(const W& w) {
   const Vec3& a = w[0];
   const Vec3 ab = w[1] - a;
   const Vec3 ac = w[2] - a;
@@ -148,6 +213,7 @@ inline SubDistance closest_on_tetrahedron(const Vec3* w) {
                              (w[3] - w[2]).squaredNorm()});
   longest = std::sqrt(longest);
   bool visible[4] = {true, true, true, true};  // face opposite vertex v is a candidate
+  SubDistance best;
   if (std::abs(volume) > kGjkDegenerateSimplexTolerance * longest * longest * longest) {
     // Volumes with one vertex replaced by the origin (o = -a relative to a).
     const Vec3 o = -a;
@@ -162,25 +228,41 @@ inline SubDistance closest_on_tetrahedron(const Vec3* w) {
       inside = inside && !visible[v];
     }
     if (inside) {
-      SubDistance r;
-      r.point = Vec3::Zero();
-      r.distance_squared = 0;
+      best.point = Vec3::Zero();
+      best.distance_squared = 0;
       for (int v = 0; v < 4; ++v) {
         const double l = c[v] / volume;
-        r.lambda[static_cast<std::size_t>(v)] = l;
-        if (l > 0) r.mask |= 1U << v;
+        best.lambda[static_cast<std::size_t>(v)] = l;
+        if (l > 0) best.mask |= 1U << v;
       }
-      return r;
+      return best;
     }
   }
-  SubDistance best;
   best.distance_squared = std::numeric_limits<double>::infinity();
-  if (visible[0]) keep_closer(best, closest_on_triangle(w, 1, 2, 3));
-  if (visible[1]) keep_closer(best, closest_on_triangle(w, 0, 2, 3));
-  if (visible[2]) keep_closer(best, closest_on_triangle(w, 0, 1, 3));
-  if (visible[3]) keep_closer(best, closest_on_triangle(w, 0, 1, 2));
+  if (visible[0]) offer_triangle<false>(best, w, 1, 2, 3);
+  if (visible[1]) offer_triangle<false>(best, w, 0, 2, 3);
+  if (visible[2]) offer_triangle<false>(best, w, 0, 1, 3);
+  if (visible[3]) offer_triangle<false>(best, w, 0, 1, 2);
   return best;
 }
+
+/// closest_point_to_origin on any indexable source of points (see the comment above).
+template <class W>
+inline SubDistance closest_point_to_origin(const W& w, int count) {
+  switch (count) {
+    case 1: return vertex_answer(w, 0);
+    case 2: return closest_on_segment(w, 0, 1);
+    case 3: return closest_on_triangle(w, 0, 1, 2);
+    case 4: return closest_on_tetrahedron(w);
+    default: return SubDistance{};
+  }
+}
+
+/// The w members of a run of support points, indexable like an array of Vec3.
+struct SupportPointWs {
+  const SupportPoint* points;
+  const Vec3& operator[](int i) const { return points[i].w; }
+};
 
 }  // namespace detail
 
@@ -189,13 +271,7 @@ inline SubDistance closest_on_tetrahedron(const Vec3* w) {
 /// collinear and coplanar points. When the origin lies in a tetrahedron the point is exactly 0.
 /// If an input is NaN, the answer's distance_squared is NaN or the NaN point is never chosen.
 inline SubDistance closest_point_to_origin(const Vec3* w, int count) {
-  switch (count) {
-    case 1: return detail::vertex_answer(w, 0);
-    case 2: return detail::closest_on_segment(w, 0, 1);
-    case 3: return detail::closest_on_triangle(w, 0, 1, 2);
-    case 4: return detail::closest_on_tetrahedron(w);
-    default: return SubDistance{};
-  }
+  return detail::closest_point_to_origin(w, count);
 }
 
 /// Runs the sub-distance routine on the simplex's w points, keeps only the support set (order
@@ -217,11 +293,7 @@ inline void keep_support_set(Simplex& simplex, const SubDistance& r) {
 }
 
 inline Vec3 reduce_simplex(Simplex& simplex) {
-  // Zero-filled first: GCC 12 cannot see that only `size` entries are read.
-  std::array<Vec3, 4> w;
-  w.fill(Vec3::Zero());
-  for (int i = 0; i < simplex.size; ++i) w[static_cast<std::size_t>(i)] = simplex.points[static_cast<std::size_t>(i)].w;
-  const SubDistance r = closest_point_to_origin(w.data(), simplex.size);
+  const SubDistance r = detail::closest_point_to_origin(detail::SupportPointWs{simplex.points.data()}, simplex.size);
   if (r.mask == 0) {  // only NaN input: keep the simplex, report NaN
     return r.point;
   }
