@@ -227,8 +227,10 @@ struct SmallCholesky {
   bool ok = true;
 
   explicit SmallCholesky(const Eigen::Matrix<double, N, N>& a) {
+    #pragma GCC unroll 8
     for (int j = 0; j < N; ++j) {
       double d = a(j, j);
+      #pragma GCC unroll 8
       for (int k = 0; k < j; ++k) d -= l(j, k) * l(j, k);
       if (!(d > 0)) {
         ok = false;
@@ -236,8 +238,10 @@ struct SmallCholesky {
       }
       l(j, j) = std::sqrt(d);
       inv(j) = 1 / l(j, j);
+      #pragma GCC unroll 8
       for (int i = j + 1; i < N; ++i) {
         double v = a(i, j);
+        #pragma GCC unroll 8
         for (int k = 0; k < j; ++k) v -= l(i, k) * l(j, k);
         l(i, j) = v * inv(j);
       }
@@ -247,13 +251,17 @@ struct SmallCholesky {
   /// x with L L^T x = b.
   Eigen::Matrix<double, N, 1> solve(const Eigen::Matrix<double, N, 1>& b) const {
     Eigen::Matrix<double, N, 1> y;
+    #pragma GCC unroll 8
     for (int i = 0; i < N; ++i) {
       double v = b(i);
+      #pragma GCC unroll 8
       for (int k = 0; k < i; ++k) v -= l(i, k) * y(k);
       y(i) = v * inv(i);
     }
+    #pragma GCC unroll 8
     for (int i = N - 1; i >= 0; --i) {
       double v = y(i);
+      #pragma GCC unroll 8
       for (int k = i + 1; k < N; ++k) v -= l(k, i) * y(k);
       y(i) = v * inv(i);
     }
