@@ -303,19 +303,24 @@ double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b,
   return std::max(0.0, plane_separation(a, pose_a, b, pose_b, n, x, y, nu));
 }
 
-bool has_power_terms(const Object& object) {
+namespace {
+/// True when a superquadric or hyperquadric term of the object has an exponent below `below`.
+bool any_exponent_below(const Object& object, double below) {
   for (const auto& part : object.parts()) {
     const auto& v = part.primitive().variant();
     if (const auto* s = std::get_if<Superquadric>(&v)) {
-      if ((s->exponents().array() < kIpmReformulateBelow).any()) return true;
+      if ((s->exponents().array() < below).any()) return true;
     } else if (const auto* h = std::get_if<Hyperquadric>(&v)) {
       for (const auto& t : h->terms()) {
-        if (t.exponent < kIpmReformulateBelow) return true;
+        if (t.exponent < below) return true;
       }
     }
   }
   return false;
 }
+}  // namespace
+
+bool has_power_terms(const Object& object) { return any_exponent_below(object, kIpmReformulateBelow); }
 
 DistanceReport DistanceSolver::distance(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b) {
   return run(a, pose_a, b, pose_b, false);
@@ -499,6 +504,9 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
   }
   IpmOptions options = options_;
   if (fallback) options.max_iterations = std::min(options.max_iterations, options_.fast_path_iterations);
+  // Exponents below 2 have their curvature floored near 0 (primitives.cpp, power()): the
+  // quadratic slack model of the curvature backtracking does not hold there.
+  if (any_exponent_below(a, 2) || any_exponent_below(b, 2)) options.curvature_backtracking = false;
   const detail::Frame frame = detail::query_frame(a, pose_a, b, pose_b);
   const double scale = frame.scale;
   constraints_.clear();
@@ -793,6 +801,7 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
   };
   IpmOptions options = options_;
   options.max_iterations = max_iterations;
+  options.curvature_backtracking = false;
   const SolverOutput<12> out = solve(problem, z0, {}, options_.initial_barrier, options, ws12_, stop);
 
   DistanceReport report;

@@ -83,6 +83,7 @@ void Halfspace::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& o
   out.value = value(u);
   out.gradient = normal_;
   out.hessian.setZero();
+  out.diagonal = true;
 }
 
 Quadric::Quadric(const Mat3& q, const Vec3& b, double c) : q_(q), b_(b), c_(c) {
@@ -119,6 +120,7 @@ void Quadric::evaluate(const Vec3& u, double /*curvature_floor*/, LocalEval& out
   out.value = u.dot(qu) + b_.dot(u) + c_;
   out.gradient = 2 * qu + b_;
   out.hessian = 2 * q_;
+  out.diagonal = false;
 }
 
 Superquadric::Superquadric(const Vec3& semiaxes, const Vec3& exponents) : a_(semiaxes), n_(exponents) {
@@ -156,6 +158,7 @@ void Superquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& ou
     out.hessian(i, i) = p.curvature * inv_a_[i] * inv_a_[i];
   }
   out.value = sum - 1;
+  out.diagonal = true;
 }
 
 Hyperquadric::Hyperquadric(std::vector<HyperquadricTerm> terms) : terms_(std::move(terms)) {
@@ -209,6 +212,7 @@ void Hyperquadric::evaluate(const Vec3& u, double curvature_floor, LocalEval& ou
     out.hessian.noalias() += p.curvature * (a * a.transpose());
   }
   out.value = sum - 1;
+  out.diagonal = false;
 }
 
 namespace {

@@ -16,6 +16,9 @@ struct LocalEval {
   double value = kNaN;
   Vec3 gradient = nan_vec3();
   Mat3 hessian = Mat3::Constant(kNaN);
+  /// The Hessian's off-diagonal entries are exact zeros (a superquadric's, in its own frame):
+  /// the solver then forms M^T H M from the diagonal alone. Every primitive sets it.
+  bool diagonal = false;
 };
 
 /// The halfspace {u : normal . u <= offset}. The normal is stored normalised (offset scaled with
