@@ -231,6 +231,42 @@ TEST(IpmDistance, DiamondTipAgainstDeformedNutIsCertified) {
   EXPECT_GE(r.result.distance - lower, -1e-12);
 }
 
+// IpmSweep at 100,000 per pair, seed 77, diamond / hexagonal_nut trial 34815: the direct solve's
+// iterates at the diamond's tip pass the separating-plane certificate from iteration ~90 on, but
+// not the one at the fast-path cap (200: plane gap 2.9e-7), and the epigraph fallback needs ~1600
+// iterations, so the query ended at the 600-iteration cap. Now the plane certificate is tried
+// every kPlaneCheckEvery iterations from kPlaneCheckFrom (distance.cpp) and ends the solve there.
+TEST(IpmDistance, DiamondTipAgainstNutIsCertifiedBeforeTheFastPathCap) {
+  auto pose = [](std::initializer_list<double> v) {
+    const std::vector<double> e(v);
+    Mat3 r;
+    r << e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8];
+    return Pose::from_matrix(r, Vec3(e[9], e[10], e[11]));
+  };
+  const Pose pa = pose({-0x1.cfe04478dd22p-2, 0x1.cc8d56ac85db1p-2, 0x1.8a1bd5f2997f9p-1, 0x1.e322283dab7e7p-2,
+                        -0x1.392989a6e010ep-1, 0x1.4524fbc0901e9p-1, 0x1.834a7b6ee4e01p-1, 0x1.4d3c753cd3879p-1,
+                        0x1.09bcd26e3c69p-4, -0x1.845a57485ad3ap+0, -0x1.2d09b71224132p-1, 0x1.42b4d659160a4p+0});
+  const Pose pb = pose({-0x1.6f9418c260054p-2, 0x1.86b3a566ee5a3p-1, 0x1.132b1d941e56p-1, 0x1.fb3293b57eebep-2,
+                        0x1.499ed3a800aaap-1, -0x1.2aa234c9baa2p-1, -0x1.9508e6f4ca6f4p-1, 0x1.d185d1bd2f5c8p-5,
+                        -0x1.37d7168e2bb14p-1, -0x1.c5c07c39c70cp-5, -0x1.1f65df9171a8ap+1, -0x1.ebf6c6668482p-4});
+  const Object a = diamond();
+  const Object b = hexagonal_nut();
+  DistanceSolver solver;
+  const DistanceReport r = solver.distance(a, pa, b, pb);
+  ASSERT_EQ(r.result.status, Status::converged) << "iterations " << r.result.iterations;
+  EXPECT_EQ(r.result.detail, Detail::duality_gap);
+  EXPECT_TRUE(r.support_certified);
+  EXPECT_FALSE(r.reformulated);
+  EXPECT_FALSE(r.result.intersect);
+  EXPECT_LT(r.result.iterations, kIpmFastPathIterations);
+  EXPECT_LE(worst_value(a, pa, r.result.point_a), 1e-12);
+  EXPECT_LE(worst_value(b, pb, r.result.point_b), 1e-12);
+  const double lower = test::separating_plane_bound(a, pa, b, pb, r.result.point_a, r.result.point_b,
+                                                    solver.multipliers());
+  EXPECT_LE(r.result.distance - lower, 1e-9 * r.result.distance) << "lower bound " << lower;
+  EXPECT_GE(r.result.distance - lower, -1e-12);
+}
+
 // The warm start's Newton polish (DistanceSolver::distance_warm): on coherent motion and on
 // deformations of every preset pair, a polished answer passes the independent KKT check and
 // the independent separating-plane bound, and equals the cold solve; when the active set

@@ -113,6 +113,11 @@ struct IpmOptions {
   /// model of that slack (kIpmCurvedBacktrackShare) instead of halving the step. Off in the
   /// epigraph reformulation, whose power terms r^p with p < 2 have no bounded curvature at 0.
   bool curvature_backtracking = true;
+  /// Iterations at which solve() asks its `checkpoint` callback whether the iterate is already
+  /// an answer (the distance query's separating-plane certificate): from checkpoint_from on,
+  /// every checkpoint_every iterations; 0 = never.
+  int checkpoint_from = 0;
+  int checkpoint_every = 0;
 };
 
 /// One inequality c(z) = f(W z + b) + l . z + h + sum_{i in powers} z_i^(p_i) <= 0: f is the
@@ -174,6 +179,7 @@ struct Problem {
 enum class Termination {
   converged,           ///< gap and stationarity below tolerance
   stopped,             ///< the caller's check accepted the iterate (e.g. a common point)
+  checkpoint,          ///< the caller's checkpoint certified the iterate (IpmOptions::checkpoint_every)
   iteration_limit,     ///< options.max_iterations reached
   no_progress,         ///< the line search found no acceptable step
   unbounded,           ///< |z| exceeded options.unbounded_ratio (normalised units)
@@ -461,10 +467,12 @@ bool strictly_feasible(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z
 /// and `mu0` give the starting multipliers: lambda_k = max(lambda0_k, mu0 / s_k). `stop(z)` is
 /// asked, while the objective is within options.overlap_check_ratio of the gap, whether z is
 /// already an answer (the distance query tests for a common point); pass a lambda returning
-/// false otherwise. Cost: O(m) per iteration, typically 10-30 iterations.
-template <int N, class StopCheck>
+/// false otherwise. `checkpoint(z)` is asked at the iterations IpmOptions::checkpoint_from and
+/// checkpoint_every name (with ws.lambda the iterate's multipliers); true ends the solve with
+/// Termination::checkpoint. Cost: O(m) per iteration, typically 10-30 iterations.
+template <int N, class StopCheck, class Checkpoint>
 SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0, std::span<const double> lambda0,
-                      double mu0, const IpmOptions& o, Workspace<N>& ws, StopCheck&& stop) {
+                      double mu0, const IpmOptions& o, Workspace<N>& ws, StopCheck&& stop, Checkpoint&& checkpoint) {
   using VecN = Eigen::Matrix<double, N, 1>;
   using MatN = Eigen::Matrix<double, N, N>;
   const std::size_t m = p.constraints.size();
@@ -520,6 +528,11 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
         out.stationarity <= o.stationarity_relative_tolerance * grad0.cwiseAbs().maxCoeff() +
                                 o.stationarity_absolute_tolerance) {
       out.termination = Termination::converged;
+      return out;
+    }
+    if (o.checkpoint_every > 0 && it >= o.checkpoint_from && (it - o.checkpoint_from) % o.checkpoint_every == 0 &&
+        checkpoint(z)) {
+      out.termination = Termination::checkpoint;
       return out;
     }
     if (it == o.max_iterations) break;
@@ -703,11 +716,19 @@ SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0
   return out;
 }
 
+/// solve() without a checkpoint.
+template <int N, class StopCheck>
+SolverOutput<N> solve(const Problem<N>& p, const Eigen::Matrix<double, N, 1>& z0, std::span<const double> lambda0,
+                      double mu0, const IpmOptions& o, Workspace<N>& ws, StopCheck&& stop) {
+  return solve(p, z0, lambda0, mu0, o, ws, stop, [](const Eigen::Matrix<double, N, 1>&) { return false; });
+}
+
 /// Maps a termination to the public status and detail.
 inline std::pair<Status, Detail> to_status(Termination t) {
   switch (t) {
     case Termination::converged: return {Status::converged, Detail::duality_gap};
     case Termination::stopped: return {Status::converged, Detail::origin_enclosed};
+    case Termination::checkpoint: return {Status::converged, Detail::duality_gap};
     case Termination::iteration_limit: return {Status::iteration_limit, Detail::none};
     case Termination::no_progress: return {Status::degenerate_input, Detail::no_progress};
     case Termination::unbounded: return {Status::degenerate_input, Detail::no_progress};
