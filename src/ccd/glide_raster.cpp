@@ -498,7 +498,9 @@ class Resolver {
         cleared_until = std::max(cleared_until, mid + clearance(d));
         continue;
       }
-      if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
+      if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, triple.turn(mid), (s1 - s0) / 2 + lim.time_tolerance)) {
+        continue;
+      }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
         const double s = refine_root(f, l, h, direction, lim, stats_);
@@ -550,15 +552,18 @@ class Resolver {
       if (std::abs(fm) <= lim.slack) break;
       ((direction < 0) == (fm > 0) ? lo : hi) = m;
     }
-    return improper_near(ea, eb, triple.da / triple.la, triple.db / triple.lb, last, hi - lo + lim.time_tolerance);
+    return improper_near(ea, eb, triple.da / triple.la, triple.db / triple.lb, triple.turn(last),
+                         hi - lo + lim.time_tolerance);
   }
 
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
   // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
   // orientation of the normal (properness.hpp, edge_improper_near).
-  bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
+  // `when` is the time s, or {sin(s theta), 1 - cos(s theta)} from the triple product's turn(s).
+  template <class When>
+  bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, When when, double width) const {
     return cull_ && detail::edge_improper_near(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub0,
-                                               screw_.axis, screw_.angle, s, width, opt_.properness_threshold);
+                                               screw_.axis, screw_.angle, when, width, opt_.properness_threshold);
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time

@@ -348,8 +348,9 @@ class Solver {
     const double theta = screw_.angle;
     const double la = da.norm(), lb = db.norm();  // as EdgeTripleProduct computes them
     const Vec3 ua = da / la, ub0 = db / lb;
-    auto improper = [&](double s, double width) {
-      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, s,
+    // `when`: the time s, or {sin(s theta), 1 - cos(s theta)} from the triple product's turn(s).
+    auto improper = [&](auto when, double width) {
+      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, when,
                                         width + opt_.time_tolerance, opt_.properness_threshold);
     };
     if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
@@ -370,7 +371,7 @@ class Solver {
       Vec3 q_mid, e_mid;
       motion(c_mid, q_mid, e_mid);
       if (segment_distance(pa, da, q_mid, e_mid) > tol + vmax * (hi - lo)) return;
-      if (improper(c_mid, (hi - lo) / 2)) return;
+      if (improper(triple.turn(c_mid), (hi - lo) / 2)) return;
       const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(qb, s);
       const Vec3 e = screw_.rotate(db, s);
