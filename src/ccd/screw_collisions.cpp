@@ -436,6 +436,17 @@ class Solver {
 }  // namespace
 
 void detail::validate_screw_options(const ScrewOptions& o) {
+  // Every query passes here: the field names (std::string, some longer than the small-string
+  // buffer) are built only when some check fails, by the checks below in their order.
+  auto finite = [](double x) { return std::isfinite(x); };
+  if ((o.method == ScrewMethod::exact || o.method == ScrewMethod::raster) && finite(o.properness_threshold) &&
+      finite(o.time_tolerance) && o.time_tolerance > 0 && finite(o.feature_tolerance) && o.feature_tolerance >= 0 &&
+      finite(o.parallel_tolerance) && o.parallel_tolerance >= 0 && finite(o.slab_sweep_fraction) &&
+      o.slab_sweep_fraction > 0 && o.max_root_iterations >= 1 && o.max_intervals >= 1 && o.max_time_slabs >= 1 &&
+      finite(o.pixel_size) && o.pixel_size > 0 && finite(o.time_resolution) && o.time_resolution > 0 &&
+      o.max_pixel_records >= 1 && o.max_subdivision >= 0) {
+    return;
+  }
   if (o.method != ScrewMethod::exact && o.method != ScrewMethod::raster) {
     throw InvalidInput("method", "unknown screw method " + std::to_string(static_cast<int>(o.method)));
   }
