@@ -115,6 +115,7 @@ class SphereGrid {
   // (Re)builds the grid of `spheres`, reusing the storage of the previous build.
   void build(const std::vector<FeatureSphere>& spheres) {
     dims_ = {1, 1, 1};
+    last_cell_ = {0, 0, 0};
     inv_cell_ = Vec3::Zero();
     max_radius_ = 0;
     start_.clear();
@@ -137,6 +138,7 @@ class SphereGrid {
       dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
       inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
     }
+    for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
     start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
     cell_of.resize(spheres.size());
@@ -208,7 +210,7 @@ class SphereGrid {
   int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
     if (t < 0) return 0;
-    if (t >= dims_[k] - 1) return dims_[k] - 1;
+    if (t >= last_cell_[k]) return dims_[k] - 1;
     return static_cast<int>(t);
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
@@ -216,6 +218,7 @@ class SphereGrid {
 
   Vec3 lo_, hi_;
   std::array<int, 3> dims_{1, 1, 1};
+  std::array<double, 3> last_cell_{0, 0, 0};  // dims_ - 1, as index_of compares it
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
