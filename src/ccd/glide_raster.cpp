@@ -49,6 +49,8 @@ constexpr int kRootProbes = 8;
 // Rows with fewer records than this are scanned from their start in the edge-crossing and
 // vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
+// Vertex-face candidate lists at least this long are sorted by counting on the vertex (cost only).
+constexpr std::size_t kCountingSortPairs = 64;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 // first_contact_only stops resolving edge-edge candidates once every remaining window starts later
@@ -113,6 +115,8 @@ struct VertexFaceScratch {
   std::vector<unsigned char> state;
   std::vector<int> touched;
   std::vector<double> tallest;
+  std::vector<int> bucket;
+  std::vector<std::pair<int, int>> sorted;
 };
 
 void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad, VertexFaceScratch& scratch,
@@ -193,8 +197,35 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
       state[part] = 0;
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
+  // insertion sort of each vertex's few faces (the same list std::sort and std::unique give,
+  // cheaper there).
+  if (out.size() < kCountingSortPairs) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return;
+  }
+  int vertices = 0;
+  for (const auto& [vertex, face] : out) vertices = std::max(vertices, vertex + 1);
+  std::vector<int>& bucket = scratch.bucket;
+  bucket.assign(static_cast<std::size_t>(vertices) + 1, 0);
+  for (const auto& pair : out) ++bucket[static_cast<std::size_t>(pair.first) + 1];
+  for (std::size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
+  std::vector<std::pair<int, int>>& sorted = scratch.sorted;
+  sorted.resize(out.size());
+  for (const auto& pair : out) sorted[static_cast<std::size_t>(bucket[static_cast<std::size_t>(pair.first)]++)] = pair;
+  out.clear();
+  for (std::size_t run = 0; run < sorted.size();) {
+    std::size_t end = run + 1;
+    while (end < sorted.size() && sorted[end].first == sorted[run].first) ++end;
+    for (std::size_t i = run + 1; i < end; ++i) {
+      for (std::size_t j = i; j > run && sorted[j].second < sorted[j - 1].second; --j) std::swap(sorted[j], sorted[j - 1]);
+    }
+    for (std::size_t i = run; i < end; ++i) {
+      if (i == run || sorted[i].second != sorted[i - 1].second) out.push_back(sorted[i]);
+    }
+    run = end;
+  }
 }
 
 // An edge pair with the time window in which the screen says they cross.
