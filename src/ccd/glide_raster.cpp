@@ -49,6 +49,8 @@ constexpr int kRootProbes = 8;
 // Rows with fewer records than this are scanned from their start in the edge-crossing and
 // vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
+// Vertex-face candidate lists at least this long are sorted by counting on the vertex (cost only).
+constexpr std::size_t kCountingSortPairs = 64;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
 constexpr int kMaxSphereSamples = 64;
 // first_contact_only stops resolving edge-edge candidates once every remaining window starts later
@@ -113,6 +115,8 @@ struct VertexFaceScratch {
   std::vector<unsigned char> state;
   std::vector<int> touched;
   std::vector<double> tallest;
+  std::vector<int> bucket;
+  std::vector<std::pair<int, int>> sorted;
 };
 
 void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad, VertexFaceScratch& scratch,
@@ -193,8 +197,35 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
       state[part] = 0;
     }
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
+  // insertion sort of each vertex's few faces (the same list std::sort and std::unique give,
+  // cheaper there).
+  if (out.size() < kCountingSortPairs) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return;
+  }
+  int vertices = 0;
+  for (const auto& [vertex, face] : out) vertices = std::max(vertices, vertex + 1);
+  std::vector<int>& bucket = scratch.bucket;
+  bucket.assign(static_cast<std::size_t>(vertices) + 1, 0);
+  for (const auto& pair : out) ++bucket[static_cast<std::size_t>(pair.first) + 1];
+  for (std::size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
+  std::vector<std::pair<int, int>>& sorted = scratch.sorted;
+  sorted.resize(out.size());
+  for (const auto& pair : out) sorted[static_cast<std::size_t>(bucket[static_cast<std::size_t>(pair.first)]++)] = pair;
+  out.clear();
+  for (std::size_t run = 0; run < sorted.size();) {
+    std::size_t end = run + 1;
+    while (end < sorted.size() && sorted[end].first == sorted[run].first) ++end;
+    for (std::size_t i = run + 1; i < end; ++i) {
+      for (std::size_t j = i; j > run && sorted[j].second < sorted[j - 1].second; --j) std::swap(sorted[j], sorted[j - 1]);
+    }
+    for (std::size_t i = run; i < end; ++i) {
+      if (i == run || sorted[i].second != sorted[i - 1].second) out.push_back(sorted[i]);
+    }
+    run = end;
+  }
 }
 
 // An edge pair with the time window in which the screen says they cross.
@@ -379,16 +410,35 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
   }
 }
 
+// What the edge-edge properness bound (properness.hpp, edge_improper_near) turns with the screw,
+// made once per query and feature on first use instead of once per test (cost only: the same
+// vectors from the same operations): A's unit edge directions; B's unit edge directions d with
+// v x d and v x (v x d), and v x n, v x (v x n) for B's face normals n (v the screw axis), so that
+// turning by s theta is d + sin v x d + (1 - cos) v x (v x d) without the cross products.
+struct TurnBasis {
+  std::vector<Vec3> a_unit;
+  std::vector<std::array<Vec3, 3>> b_unit;
+  std::vector<std::array<Vec3, 2>> b_normal;
+  std::vector<unsigned char> a_ready, b_ready, normal_ready;
+};
+
 // The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
 // exact), producing collisions in A's frame.
 class Resolver {
  public:
   // Collisions go to `found` (cleared first).
   Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull,
-           std::vector<Collision>& found)
-      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull), found_(found) {
+           std::vector<Collision>& found, TurnBasis& basis)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull), found_(found),
+        basis_(basis) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
     found_.clear();
+    basis_.a_ready.assign(static_cast<std::size_t>(a.mesh->num_edges()), 0);
+    basis_.b_ready.assign(static_cast<std::size_t>(b.mesh->num_edges()), 0);
+    basis_.normal_ready.assign(b.n.size(), 0);
+    basis_.a_unit.resize(basis_.a_ready.size());
+    basis_.b_unit.resize(basis_.b_ready.size());
+    basis_.b_normal.resize(basis_.normal_ready.size());
   }
 
   // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
@@ -449,8 +499,9 @@ class Resolver {
     if (!(lo < hi)) return;
     // Most candidates of bodies that pass through each other can only give improper crossings:
     // that test (no sincos of the triple product) comes first.
-    const Vec3 ua = da.normalized(), ub0 = db.normalized();
-    if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, (lo + hi) / 2, (hi - lo) / 2 + limits_.time_tolerance)) return;
+    if (improper_near(cand.edge_a, cand.edge_b, half_turn((lo + hi) / 2), (hi - lo) / 2 + limits_.time_tolerance)) {
+      return;
+    }
     const EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     auto f = [&](double s) { return triple.value(s); };
@@ -498,7 +549,9 @@ class Resolver {
         cleared_until = std::max(cleared_until, mid + clearance(d));
         continue;
       }
-      if (improper_near(cand.edge_a, cand.edge_b, ua, ub0, mid, (s1 - s0) / 2 + lim.time_tolerance)) continue;
+      if (improper_near(cand.edge_a, cand.edge_b, triple.turn(mid), (s1 - s0) / 2 + lim.time_tolerance)) {
+        continue;
+      }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
         const double s = refine_root(f, l, h, direction, lim, stats_);
@@ -550,15 +603,80 @@ class Resolver {
       if (std::abs(fm) <= lim.slack) break;
       ((direction < 0) == (fm > 0) ? lo : hi) = m;
     }
-    return improper_near(ea, eb, triple.da / triple.la, triple.db / triple.lb, last, hi - lo + lim.time_tolerance);
+    return improper_near(ea, eb, triple.turn(last), hi - lo + lim.time_tolerance);
   }
 
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
   // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
   // orientation of the normal (properness.hpp, edge_improper_near).
-  bool improper_near(int ea, int eb, const Vec3& ua, const Vec3& ub0, double s, double width) const {
-    return cull_ && detail::edge_improper_near(a_.mesh->edge(ea), b_.mesh->edge(eb), a_.n, b_.n, ua, ub0,
-                                               screw_.axis, screw_.angle, s, width, opt_.properness_threshold);
+  // {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
+  // and edge_improper_near compute them.
+  std::pair<double, double> half_turn(double s) const {
+    const double sh = std::sin(s * screw_.angle / 2), ch = std::cos(s * screw_.angle / 2);
+    return {2 * sh * ch, 2 * sh * sh};
+  }
+
+  // detail::edge_improper_near (properness.hpp) for edges ea and eb at the time whose
+  // {sin(s theta), 1 - cos(s theta)} is `turned`, on the per-query TurnBasis: the same operations
+  // in the same order, so the same answer.
+  bool improper_near(int ea, int eb, std::pair<double, double> turned, double width) {
+    if (!cull_) return false;
+    const mesh::Edge& edge_a = a_.mesh->edge(ea);
+    const mesh::Edge& edge_b = b_.mesh->edge(eb);
+    const Vec3& axis = screw_.axis;
+    const std::size_t ia = static_cast<std::size_t>(ea), ib = static_cast<std::size_t>(eb);
+    if (!basis_.a_ready[ia]) {
+      basis_.a_unit[ia] = (a_.v[edge_a.v1] - a_.v[edge_a.v0]).normalized();
+      basis_.a_ready[ia] = 1;
+    }
+    if (!basis_.b_ready[ib]) {
+      const Vec3 d = (b_.v[edge_b.v1] - b_.v[edge_b.v0]).normalized();
+      const Vec3 vd = axis.cross(d);
+      basis_.b_unit[ib] = {d, vd, Vec3(axis.cross(vd))};
+      basis_.b_ready[ib] = 1;
+    }
+    auto normal = [&](int f) -> const std::array<Vec3, 2>& {
+      const std::size_t i = static_cast<std::size_t>(f);
+      if (!basis_.normal_ready[i]) {
+        const Vec3 vd = axis.cross(b_.n[i]);
+        basis_.b_normal[i] = {vd, Vec3(axis.cross(vd))};
+        basis_.normal_ready[i] = 1;
+      }
+      return basis_.b_normal[i];
+    };
+    const double theta = screw_.angle;
+    const double sn = turned.first, vers = turned.second;
+    const Vec3& ua = basis_.a_unit[ia];
+    const std::array<Vec3, 3>& b_unit = basis_.b_unit[ib];
+    const Vec3 ub = b_unit[0] + sn * b_unit[1] + vers * b_unit[2];
+    const Vec3 cr = ua.cross(ub);
+    const double length = cr.norm();
+    const double sine = length - theta * width;
+    if (!(sine > 0)) return false;
+    // edge_properness_terms with n = cr / length and B's normals turned.
+    const Vec3 n(cr / length);
+    const Vec3 na = n.cross(ua), nb = n.cross(ub);
+    std::array<double, 4> value{};
+    int count = 0;
+    value[static_cast<std::size_t>(count++)] = na.dot(a_.n[edge_a.face_left]);
+    if (edge_a.face_right >= 0) value[static_cast<std::size_t>(count++)] = -na.dot(a_.n[edge_a.face_right]);
+    {
+      const std::array<Vec3, 2>& t = normal(edge_b.face_left);
+      const Vec3 turned_normal = b_.n[edge_b.face_left] + sn * t[0] + vers * t[1];
+      value[static_cast<std::size_t>(count++)] = -nb.dot(turned_normal);
+    }
+    if (edge_b.face_right >= 0) {
+      const std::array<Vec3, 2>& t = normal(edge_b.face_right);
+      const Vec3 turned_normal = b_.n[edge_b.face_right] + sn * t[0] + vers * t[1];
+      value[static_cast<std::size_t>(count++)] = nb.dot(turned_normal);
+    }
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (int i = 0; i < count; ++i) {
+      low = std::min(low, value[static_cast<std::size_t>(i)]);
+      high = std::max(high, value[static_cast<std::size_t>(i)]);
+    }
+    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+    return std::max(low, -high) + drift < opt_.properness_threshold;
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time
@@ -650,6 +768,7 @@ class Resolver {
   const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   RootStats stats_;
   std::vector<Collision>& found_;
+  TurnBasis& basis_;
 };
 
 // Seed section 5: the same contact reported twice (two parts, two doppel copies) is kept once, and
@@ -718,6 +837,7 @@ struct Workspace {
   std::vector<std::pair<int, int>> vf, fv;
   std::vector<EdgeCandidate> ee;
   std::vector<Collision> found;
+  TurnBasis basis;
 };
 
 }  // namespace
@@ -823,7 +943,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
 
   // Steps 5-6: the candidates, then their analytic resolution.
   const double pad = pixel;
-  Resolver resolver(ga, gb, screw, options, scale, cull, work.found);
+  Resolver resolver(ga, gb, screw, options, scale, cull, work.found, work.basis);
   std::vector<std::pair<int, int>>& vf = work.vf;
   std::vector<std::pair<int, int>>& fv = work.fv;
   vertex_face_candidates(raster_a, raster_b, pad, work.vertex_face, vf);

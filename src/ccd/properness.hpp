@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace proxima::ccd::detail {
@@ -93,11 +94,13 @@ inline double max_turned_dot(const Vec3& axis, double theta, double cos_theta, d
 /// (A's faces) or turning at rate theta, |c| <= 1, and n = ua x ub(s) / |ua x ub(s)| turns at most
 /// theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width: so within the span no term
 /// moves by more than theta width (1 / that sine + 1).
+/// `turned` is {sin(s theta), 1 - cos(s theta)} as EdgeTripleProduct::turn(s) gives them (callers
+/// that have just evaluated the triple product at s pass its values and save a sincos); the
+/// overload below computes them.
 inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
                                const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
-                               double theta, double s, double width, double threshold) {
-  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-  const double sn = 2 * sh * ch, vers = 2 * sh * sh;
+                               double theta, std::pair<double, double> turned, double width, double threshold) {
+  const double sn = turned.first, vers = turned.second;
   auto turn = [&](const Vec3& d) {
     const Vec3 vd = axis.cross(d);
     return Vec3(d + sn * vd + vers * axis.cross(vd));
@@ -115,6 +118,16 @@ inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const
   }
   const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
   return std::max(low, -high) + drift < threshold;
+}
+
+/// The same at time s: sin(s theta) and 1 - cos(s theta) from one sincos of the half angle, as
+/// EdgeTripleProduct::turn computes them (so both overloads give the same answer at s).
+inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
+                               const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
+                               double theta, double s, double width, double threshold) {
+  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+  return edge_improper_near(ea, eb, normals_a, normals_b, ua, ub0, axis, theta, {2 * sh * ch, 2 * sh * sh}, width,
+                            threshold);
 }
 
 /// True when a vertex's VF / FV properness against a face stays below `threshold` at every time of

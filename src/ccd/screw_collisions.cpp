@@ -101,11 +101,11 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
 // build time (about one feature per cell is the aim). A cost trade-off only: any value >= 1 gives
 // the same pairs.
 constexpr int kMaxGridCells = 32;
-// A grid query scans the list of all spheres instead of the cells of its box when the grid holds at
-// most this many spheres per cell of the box (cost only: both visit the same spheres in the same
-// order; measured by callgrind on the bench's exact rows: 2 and 6 equal on the tori, 6 faster on
-// the car and its hull, 16 slower on the tori).
-constexpr long kLinearScanSpheresPerCell = 6;
+// A grid query scans the part of the sphere list that holds its box's cells instead of walking the
+// cells when the grid holds at most this many spheres per cell of the box (cost only: both visit
+// the same spheres in the same order; callgrind over the bench's exact rows, queries only: 6 and 16
+// equal but on the tori, where 16 is 0.6% cheaper and 64 3.5% dearer).
+constexpr long kLinearScanSpheresPerCell = 16;
 
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
@@ -115,6 +115,7 @@ class SphereGrid {
   // (Re)builds the grid of `spheres`, reusing the storage of the previous build.
   void build(const std::vector<FeatureSphere>& spheres) {
     dims_ = {1, 1, 1};
+    last_cell_ = {0, 0, 0};
     inv_cell_ = Vec3::Zero();
     max_radius_ = 0;
     start_.clear();
@@ -137,6 +138,7 @@ class SphereGrid {
       dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
       inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
     }
+    for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
     start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
     cell_of.resize(spheres.size());
@@ -154,7 +156,7 @@ class SphereGrid {
     for (std::size_t q = 0; q < ids_.size(); ++q) {
       sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
       const Vec3& c = sorted_[q].center;
-      cells_[q] = {index(c, 0), index(c, 1), index(c, 2)};
+      cells_[q] = index(c, 2);
     }
   }
 
@@ -170,21 +172,23 @@ class SphereGrid {
       first[k] = index_of(c[k] - reach, k);
       last[k] = index_of(c[k] + reach, k);
     }
-    // The cells are visited in increasing flat index, and ids_ lists the spheres in that order:
-    // when the box holds many cells for the spheres there are, one pass over ids_ that keeps the
-    // spheres of the box's cells visits the same spheres in the same order, cheaper.
+    // ids_ lists the spheres in increasing flat index (i dims[1] + j) dims[2] + l of their cell.
+    // When the box holds many cells for the spheres there are, a pass over the part of ids_ that
+    // holds the box's cells, keeping those cells' spheres, visits the same spheres in the same
+    // order as the walk over the cells below, cheaper: per i, the cells with j in [first[1],
+    // last[1]] are one stretch of ids_, and only l needs testing there (nothing when the box spans
+    // every l).
     const long box = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
     if (static_cast<long>(ids_.size()) <= kLinearScanSpheresPerCell * box) {
-      // A box over the whole grid holds every sphere.
-      const bool whole = first[0] == 0 && first[1] == 0 && first[2] == 0 && last[0] == dims_[0] - 1 &&
-                         last[1] == dims_[1] - 1 && last[2] == dims_[2] - 1;
-      for (std::size_t q = 0; q < ids_.size(); ++q) {
-        const std::array<int, 3>& cell = cells_[q];
-        if (!whole && (cell[0] < first[0] || cell[0] > last[0] || cell[1] < first[1] || cell[1] > last[1] ||
-                       cell[2] < first[2] || cell[2] > last[2])) {
-          continue;
+      const bool all_l = first[2] == 0 && last[2] == dims_[2] - 1;
+      for (int i = first[0]; i <= last[0]; ++i) {
+        const std::size_t q0 = static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, first[1], 0))]);
+        const std::size_t q1 =
+            static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, last[1], 0) + dims_[2])]);
+        for (std::size_t q = q0; q < q1; ++q) {
+          if (!all_l && (cells_[q] < first[2] || cells_[q] > last[2])) continue;
+          if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
         }
-        if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
       }
       return;
     }
@@ -206,7 +210,7 @@ class SphereGrid {
   int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
     if (t < 0) return 0;
-    if (t >= dims_[k] - 1) return dims_[k] - 1;
+    if (t >= last_cell_[k]) return dims_[k] - 1;
     return static_cast<int>(t);
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
@@ -214,10 +218,11 @@ class SphereGrid {
 
   Vec3 lo_, hi_;
   std::array<int, 3> dims_{1, 1, 1};
+  std::array<double, 3> last_cell_{0, 0, 0};  // dims_ - 1, as index_of compares it
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<std::array<int, 3>> cells_;  // per entry of ids_, its sphere's cell
+  std::vector<int> cells_;                 // per entry of ids_, the l of its sphere's cell
   std::vector<FeatureSphere> sorted_;      // per entry of ids_, its sphere
   double max_radius_ = 0;
   std::vector<int> cell_of_, fill_;  // scratch of build()
@@ -346,8 +351,9 @@ class Solver {
     const double theta = screw_.angle;
     const double la = da.norm(), lb = db.norm();  // as EdgeTripleProduct computes them
     const Vec3 ua = da / la, ub0 = db / lb;
-    auto improper = [&](double s, double width) {
-      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, s,
+    // `when`: the time s, or {sin(s theta), 1 - cos(s theta)} from the triple product's turn(s).
+    auto improper = [&](auto when, double width) {
+      return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, when,
                                         width + opt_.time_tolerance, opt_.properness_threshold);
     };
     if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
@@ -368,7 +374,7 @@ class Solver {
       Vec3 q_mid, e_mid;
       motion(c_mid, q_mid, e_mid);
       if (segment_distance(pa, da, q_mid, e_mid) > tol + vmax * (hi - lo)) return;
-      if (improper(c_mid, (hi - lo) / 2)) return;
+      if (improper(triple.turn(c_mid), (hi - lo) / 2)) return;
       const double s = detail::refine_root(f, lo, hi, dir, lim, stats_);
       const Vec3 q = screw_.apply(qb, s);
       const Vec3 e = screw_.rotate(db, s);
@@ -433,6 +439,17 @@ class Solver {
 }  // namespace
 
 void detail::validate_screw_options(const ScrewOptions& o) {
+  // Every query passes here: the field names (std::string, some longer than the small-string
+  // buffer) are built only when some check fails, by the checks below in their order.
+  auto finite = [](double x) { return std::isfinite(x); };
+  if ((o.method == ScrewMethod::exact || o.method == ScrewMethod::raster) && finite(o.properness_threshold) &&
+      finite(o.time_tolerance) && o.time_tolerance > 0 && finite(o.feature_tolerance) && o.feature_tolerance >= 0 &&
+      finite(o.parallel_tolerance) && o.parallel_tolerance >= 0 && finite(o.slab_sweep_fraction) &&
+      o.slab_sweep_fraction > 0 && o.max_root_iterations >= 1 && o.max_intervals >= 1 && o.max_time_slabs >= 1 &&
+      finite(o.pixel_size) && o.pixel_size > 0 && finite(o.time_resolution) && o.time_resolution > 0 &&
+      o.max_pixel_records >= 1 && o.max_subdivision >= 0) {
+    return;
+  }
   if (o.method != ScrewMethod::exact && o.method != ScrewMethod::raster) {
     throw InvalidInput("method", "unknown screw method " + std::to_string(static_cast<int>(o.method)));
   }

@@ -91,11 +91,10 @@ struct EdgeTripleProduct {
   Vec3 vw0, vvw0, vd, vvd;
   std::array<std::array<double, 3>, 4> k{};
 
- private:
   // sin(s theta) and 1 - cos(s theta) from one sincos of the half angle. The root searches ask for
   // the same s several times in a row (bounds, value and slope at an interval's midpoint; a slab
-  // test and the first bounds of the same slab), so the last one is kept: the same numbers, one
-  // sincos.
+  // test and the first bounds of the same slab; the properness bound after a distance test), so
+  // the last one is kept: the same numbers, one sincos.
   std::pair<double, double> turn(double s) const {
     if (s != cached_s_) {
       const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
@@ -104,6 +103,8 @@ struct EdgeTripleProduct {
     }
     return cached_;
   }
+
+ private:
   mutable double cached_s_ = std::numeric_limits<double>::quiet_NaN();
   mutable std::pair<double, double> cached_{0, 0};
 };

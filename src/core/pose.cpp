@@ -28,12 +28,16 @@ Pose Pose::from_quaternion(double w, double x, double y, double z, const Vec3& t
 }
 
 Pose Pose::from_matrix(const Mat3& rotation, const Vec3& translation) {
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) {
-      require_finite("matrix[" + std::to_string(r) + "][" + std::to_string(c) + "]", rotation(r, c));
+  // As in from_quaternion, the field names are built only on the failing path (the raster ccd
+  // makes several poses per query; the strings cost more than the rest of this function).
+  if (!(rotation.allFinite() && translation.allFinite())) {
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) {
+        require_finite("matrix[" + std::to_string(r) + "][" + std::to_string(c) + "]", rotation(r, c));
+      }
     }
+    require_finite("translation", translation);
   }
-  require_finite("translation", translation);
   const double orthonormality_error = (rotation.transpose() * rotation - Mat3::Identity()).cwiseAbs().maxCoeff();
   if (orthonormality_error > kRotationOrthonormalityTolerance) {
     throw InvalidInput("matrix", "must be a rotation (orthonormal), |R^T R - I| = " +

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #ifdef PROXIMA_HAVE_CGAL
 #include "ccd/reference.hpp"
@@ -158,6 +159,58 @@ TEST(ScrewCollisions, RefusesBadInput) {
   EXPECT_THROW(screw_collisions(a, Pose(), Pose(), a, at(5), at(0), bad), InvalidInput);
   EXPECT_THROW(Pose::from_quaternion(std::nan(""), 0, 0, 1), InvalidInput);
   EXPECT_THROW(Pose::from_matrix(2 * Mat3::Identity()), InvalidInput);
+}
+
+// validate_screw_options checks every option with one fast predicate first and names the field
+// only on failure: each bad value must still be refused, naming its own field, in both modes.
+TEST(ScrewCollisions, EachBadOptionIsRefusedNamingItsField) {
+  const Mesh a = mesh::make_box(Vec3(1, 1, 1));
+  struct Bad {
+    const char* field;
+    void (*spoil)(ScrewOptions&);
+  };
+  const std::vector<Bad> cases = {
+      {"method", [](ScrewOptions& o) { o.method = static_cast<ScrewMethod>(7); }},
+      {"properness_threshold", [](ScrewOptions& o) { o.properness_threshold = std::nan(""); }},
+      {"properness_threshold", [](ScrewOptions& o) { o.properness_threshold = -INFINITY; }},
+      {"time_tolerance", [](ScrewOptions& o) { o.time_tolerance = 0; }},
+      {"time_tolerance", [](ScrewOptions& o) { o.time_tolerance = INFINITY; }},
+      {"feature_tolerance", [](ScrewOptions& o) { o.feature_tolerance = -1e-9; }},
+      {"feature_tolerance", [](ScrewOptions& o) { o.feature_tolerance = std::nan(""); }},
+      {"parallel_tolerance", [](ScrewOptions& o) { o.parallel_tolerance = -1; }},
+      {"parallel_tolerance", [](ScrewOptions& o) { o.parallel_tolerance = INFINITY; }},
+      {"slab_sweep_fraction", [](ScrewOptions& o) { o.slab_sweep_fraction = 0; }},
+      {"slab_sweep_fraction", [](ScrewOptions& o) { o.slab_sweep_fraction = std::nan(""); }},
+      {"max_root_iterations", [](ScrewOptions& o) { o.max_root_iterations = 0; }},
+      {"max_intervals", [](ScrewOptions& o) { o.max_intervals = 0; }},
+      {"max_time_slabs", [](ScrewOptions& o) { o.max_time_slabs = 0; }},
+      {"pixel_size", [](ScrewOptions& o) { o.pixel_size = -1; }},
+      {"pixel_size", [](ScrewOptions& o) { o.pixel_size = INFINITY; }},
+      {"time_resolution", [](ScrewOptions& o) { o.time_resolution = 0; }},
+      {"time_resolution", [](ScrewOptions& o) { o.time_resolution = std::nan(""); }},
+      {"max_pixel_records", [](ScrewOptions& o) { o.max_pixel_records = 0; }},
+      {"max_subdivision", [](ScrewOptions& o) { o.max_subdivision = -1; }},
+  };
+  for (const ScrewMethod method : {ScrewMethod::exact, ScrewMethod::raster}) {
+    for (const Bad& c : cases) {
+      ScrewOptions o;
+      o.method = method;
+      c.spoil(o);
+      try {
+        screw_collisions(a, Pose(), Pose(), a, at(5), at(0), o);
+        ADD_FAILURE() << c.field << " accepted";
+      } catch (const InvalidInput& e) {
+        EXPECT_EQ(e.field(), c.field);
+      }
+    }
+    // The defaults pass, as do the boundary values each check allows.
+    ScrewOptions o;
+    o.method = method;
+    o.feature_tolerance = 0;
+    o.parallel_tolerance = 0;
+    o.max_subdivision = 0;
+    EXPECT_NO_THROW(screw_collisions(a, Pose(), Pose(), a, at(5), at(0), o));
+  }
 }
 
 TEST(ScrewCollisions, OpenMeshesWork) {
