@@ -53,8 +53,9 @@ __attribute__((target("avx2"))) inline __m256d dots4(__m256d vx, __m256d vy, __m
 // "blend where strictly greater" of the sequential rule: MAXPD(v, best) returns `best` when v is
 // NaN or when v == best (so -0 versus +0 keeps the earlier value, as strict '>' does). Each lane
 // keeps its first maximum; the lanes are merged on (larger value, then smaller index).
-__attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
-                                              double dx, double dy, double dz) {
+__attribute__((target("avx2"), always_inline)) inline int scan_avx2_inline(const double* x, const double* y,
+                                                                         const double* z, std::size_t n4, double dx,
+                                                                         double dy, double dz) {
   const __m256d vx = _mm256_set1_pd(dx);
   const __m256d vy = _mm256_set1_pd(dy);
   const __m256d vz = _mm256_set1_pd(dz);
@@ -91,9 +92,31 @@ __attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, 
   // -inf, so the merge answers the smallest, vertex 0, as the sequential scan does.
   return static_cast<int>(_mm256_cvtsd_f64(best_index0));
 }
+
+__attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
+                                              double dx, double dy, double dz) {
+  return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
+}
+
+// The two support calls of gjk::MinkowskiDifference::support on small polytopes, fused: the same
+// Pose arithmetic (Eigen, no FMA under this target) and the same scans, so the same bits.
+__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b,
+                                                                               const Pose& b_in_a, const Vec3& d) {
+  PolytopePairSupport s;
+  const double* ax = a.coords_;
+  s.index_a = scan_avx2_inline(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  s.a = a.vertex(s.index_a);
+  const Vec3 db = b_in_a.rotate_inverse(-d);
+  const double* bx = b.coords_;
+  s.index_b = scan_avx2_inline(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  s.b = b_in_a.apply(b.vertex(s.index_b));
+  s.w = s.a - s.b;
+  return s;
+}
 #else
 const bool kPolytopeHaveAvx2 = false;
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
+PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
 #endif
 
 }  // namespace detail
