@@ -26,38 +26,97 @@ const bool kPolytopeHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 
 // Multiply and add kept separate (no "fma" target): FMA would round differently from the portable
 // loop and could pick another vertex on near-ties.
-__attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
-                                              double dx, double dy, double dz) {
+namespace {
+
+/// Lane-wise merge of two (value, index) candidates: `other` wins when larger, or equal with a
+/// smaller index (the sequential scan's "first maximum").
+__attribute__((target("avx2"))) inline void merge_lanes(__m256d& best, __m256d& best_index, __m256d other,
+                                                        __m256d other_index) {
+  const __m256d take = _mm256_or_pd(_mm256_cmp_pd(other, best, _CMP_GT_OQ),
+                                    _mm256_and_pd(_mm256_cmp_pd(other, best, _CMP_EQ_OQ),
+                                                  _mm256_cmp_pd(other_index, best_index, _CMP_LT_OQ)));
+  best = _mm256_blendv_pd(best, other, take);
+  best_index = _mm256_blendv_pd(best_index, other_index, take);
+}
+
+/// d . vertex for vertices i..i+3: (dx * x + dy * y) + dz * z, the portable loop's order.
+__attribute__((target("avx2"))) inline __m256d dots4(__m256d vx, __m256d vy, __m256d vz, const double* x,
+                                                     const double* y, const double* z, std::size_t i) {
+  return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, _mm256_loadu_pd(x + i)), _mm256_mul_pd(vy, _mm256_loadu_pd(y + i))),
+                       _mm256_mul_pd(vz, _mm256_loadu_pd(z + i)));
+}
+
+}  // namespace
+
+// Two independent accumulators (vertices i..i+3 and i+4..i+7 of each 8) halve the loop-carried
+// dependency chain, and the running maximum is taken with max_pd, whose result equals the
+// "blend where strictly greater" of the sequential rule: MAXPD(v, best) returns `best` when v is
+// NaN or when v == best (so -0 versus +0 keeps the earlier value, as strict '>' does). Each lane
+// keeps its first maximum; the lanes are merged on (larger value, then smaller index).
+__attribute__((target("avx2"), always_inline)) inline int scan_avx2_inline(const double* x, const double* y,
+                                                                         const double* z, std::size_t n4, double dx,
+                                                                         double dy, double dz) {
   const __m256d vx = _mm256_set1_pd(dx);
   const __m256d vy = _mm256_set1_pd(dy);
   const __m256d vz = _mm256_set1_pd(dz);
-  const __m256d four = _mm256_set1_pd(4.0);
-  __m256d best = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
-  __m256d index = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);  // exact as doubles far beyond any hull size
-  __m256d best_index = index;
-  for (std::size_t i = 0; i < n4; i += 4) {
-    const __m256d v = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(vx, _mm256_loadu_pd(x + i)),
-                                                  _mm256_mul_pd(vy, _mm256_loadu_pd(y + i))),
-                                    _mm256_mul_pd(vz, _mm256_loadu_pd(z + i)));
-    const __m256d greater = _mm256_cmp_pd(v, best, _CMP_GT_OQ);  // strict, false on NaN
-    best = _mm256_blendv_pd(best, v, greater);
-    best_index = _mm256_blendv_pd(best_index, index, greater);
-    index = _mm256_add_pd(index, four);
+  const __m256d eight = _mm256_set1_pd(8.0);
+  const __m256d minus_inf = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+  __m256d best0 = minus_inf;
+  __m256d best1 = minus_inf;
+  __m256d index0 = _mm256_setr_pd(0.0, 1.0, 2.0, 3.0);  // exact as doubles far beyond any hull size
+  __m256d index1 = _mm256_setr_pd(4.0, 5.0, 6.0, 7.0);
+  __m256d best_index0 = index0;
+  __m256d best_index1 = index1;
+  std::size_t i = 0;
+  for (; i + 8 <= n4; i += 8) {
+    const __m256d v0 = dots4(vx, vy, vz, x, y, z, i);
+    const __m256d v1 = dots4(vx, vy, vz, x, y, z, i + 4);
+    best_index0 = _mm256_blendv_pd(best_index0, index0, _mm256_cmp_pd(v0, best0, _CMP_GT_OQ));  // false on NaN
+    best_index1 = _mm256_blendv_pd(best_index1, index1, _mm256_cmp_pd(v1, best1, _CMP_GT_OQ));
+    best0 = _mm256_max_pd(v0, best0);
+    best1 = _mm256_max_pd(v1, best1);
+    index0 = _mm256_add_pd(index0, eight);
+    index1 = _mm256_add_pd(index1, eight);
   }
-  // Each lane holds its first maximum; the answer is the largest value, smallest index on ties.
-  alignas(32) double value[4];
-  alignas(32) double at[4];
-  _mm256_store_pd(value, best);
-  _mm256_store_pd(at, best_index);
-  int lane = 0;
-  for (int l = 1; l < 4; ++l) {
-    if (value[l] > value[lane] || (value[l] == value[lane] && at[l] < at[lane])) lane = l;
+  if (i < n4) {  // a last block of 4 (n4 is a multiple of 4), into accumulator 0
+    const __m256d v0 = dots4(vx, vy, vz, x, y, z, i);
+    best_index0 = _mm256_blendv_pd(best_index0, index0, _mm256_cmp_pd(v0, best0, _CMP_GT_OQ));
+    best0 = _mm256_max_pd(v0, best0);
   }
-  return static_cast<int>(at[lane]);
+  // Accumulator 1 into 0, then lanes (0, 2) and (1, 3), then (0, 1).
+  merge_lanes(best0, best_index0, best1, best_index1);
+  merge_lanes(best0, best_index0, _mm256_permute2f128_pd(best0, best0, 1),
+              _mm256_permute2f128_pd(best_index0, best_index0, 1));
+  merge_lanes(best0, best_index0, _mm256_permute_pd(best0, 0x5), _mm256_permute_pd(best_index0, 0x5));
+  // Nothing above -inf (only NaN or -inf products): every lane still holds its start index at
+  // -inf, so the merge answers the smallest, vertex 0, as the sequential scan does.
+  return static_cast<int>(_mm256_cvtsd_f64(best_index0));
+}
+
+__attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
+                                              double dx, double dy, double dz) {
+  return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
+}
+
+// The two support calls of gjk::MinkowskiDifference::support on small polytopes, fused: the same
+// Pose arithmetic (Eigen, no FMA under this target) and the same scans, so the same bits.
+__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b,
+                                                                               const Pose& b_in_a, const Vec3& d) {
+  PolytopePairSupport s;
+  const double* ax = a.coords_;
+  s.index_a = scan_avx2_inline(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  s.a = a.vertex(s.index_a);
+  const Vec3 db = b_in_a.rotate_inverse(-d);
+  const double* bx = b.coords_;
+  s.index_b = scan_avx2_inline(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  s.b = b_in_a.apply(b.vertex(s.index_b));
+  s.w = s.a - s.b;
+  return s;
 }
 #else
 const bool kPolytopeHaveAvx2 = false;
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
+PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
 #endif
 
 }  // namespace detail

@@ -316,6 +316,64 @@ TEST(Polytope, ScalesAndFarFromOrigin) {
   }
 }
 
+/// The scan's contract, bit for bit: the FIRST index maximising dx * x + dy * y + dz * z (that
+/// operation order), vertex 0 when no value exceeds -inf (NaN direction).
+int sequential_first_maximum(const Polytope& poly, const Vec3& d) {
+  int best = 0;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < poly.size(); ++i) {
+    const Vec3& p = poly.vertices()[static_cast<std::size_t>(i)];
+    const double v = d.x() * p.x() + d.y() * p.y() + d.z() * p.z();
+    if (v > best_value) best_value = v, best = i;
+  }
+  return best;
+}
+
+// The vectorised scan (4 lanes, two accumulators, blocks of 8 with a tail of 4) must pick the same
+// vertex as the sequential loop, including on exact ties (lattice points: axis and diagonal
+// directions hit whole faces), signed zeros, NaN and overflowing directions, for every hull size
+// the scan serves (4 .. kPolytopeHillClimbMinVertices - 1: tails of 0 and 4 both occur).
+TEST(Polytope, ScanIsTheSequentialFirstMaximum) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> coord(-3, 3);
+  std::normal_distribution<double> normal;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::set<int> sizes;
+  for (int trial = 0; trial < 400; ++trial) {
+    // Lattice points in [-3, 3]^3 (ties everywhere), then points on a sphere (all on the hull:
+    // every size 4 .. 47 in turn).
+    const bool sphere = trial >= 300;
+    const int count = sphere ? 4 + (trial - 300) % 44 : 4 + trial % 60;
+    std::vector<Vec3> points;
+    for (int i = 0; i < count; ++i) {
+      if (sphere) {
+        points.push_back(Vec3(normal(rng), normal(rng), normal(rng)).normalized());
+      } else {
+        points.emplace_back(coord(rng), coord(rng), coord(rng));
+      }
+    }
+    const Polytope poly(points);
+    if (poly.size() >= kPolytopeHillClimbMinVertices) continue;
+    sizes.insert(poly.size());
+    std::vector<Vec3> dirs = {Vec3::Zero(), Vec3(-0.0, 0.0, -0.0), Vec3(nan, 0, 0), Vec3(0, 0, nan),
+                              Vec3(inf, 0, 0), Vec3(-inf, 1, 0), Vec3(1e308, 1e308, 1e308), Vec3(-1e308, 1e308, 0)};
+    for (int x = -1; x <= 1; ++x) {
+      for (int y = -1; y <= 1; ++y) {
+        for (int z = -1; z <= 1; ++z) dirs.emplace_back(x, y, z);
+      }
+    }
+    for (int k = 0; k < 20; ++k) dirs.emplace_back(normal(rng), normal(rng), normal(rng));
+    for (const Vec3& d : dirs) {
+      ASSERT_EQ(poly.scan(d), sequential_first_maximum(poly, d))
+          << "trial " << trial << " size " << poly.size() << " d " << d.transpose();
+    }
+  }
+  // Both tails (padded size a multiple of 8, and 8k + 4) and the smallest hulls were exercised.
+  EXPECT_TRUE(sizes.count(4) && sizes.count(8) && sizes.count(12) && sizes.count(40) && sizes.count(44))
+      << "sizes seen: " << sizes.size();
+}
+
 TEST(Polytope, ZeroDirectionCopyAndBounds) {
   const std::vector<Vec3> points = points_on_ellipsoid(100, 16);
   const Polytope poly(points);

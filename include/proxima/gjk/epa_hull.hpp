@@ -89,14 +89,16 @@ class BasicEpaHull {
     return false;
   }
 
-  /// The live, valid face nearest the origin (smallest plane distance); -1 if none. Linear scan.
+  /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none.
+  /// Linear scan over a compact array of keys (the distance of a live, valid face, +inf otherwise),
+  /// which selects the same face as testing alive, valid and distance on the faces themselves.
   int closest_face() const {
     int best = -1;
     double best_distance = std::numeric_limits<double>::infinity();
     for (int f = 0; f < num_faces_; ++f) {
-      const EpaFace& face = faces_[static_cast<std::size_t>(f)];
-      if (face.alive && face.valid && face.distance < best_distance) {
-        best_distance = face.distance;
+      const double key = key_[static_cast<std::size_t>(f)];
+      if (key < best_distance) {
+        best_distance = key;
         best = f;
       }
     }
@@ -228,11 +230,13 @@ class BasicEpaHull {
       face.normal = nan_vec3();
       face.distance = std::numeric_limits<double>::infinity();
     }
+    key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
     return f;
   }
 
   void release_face(int f) {
     faces_[static_cast<std::size_t>(f)].alive = false;
+    key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
     free_[static_cast<std::size_t>(num_free_++)] = f;
   }
 
@@ -244,6 +248,8 @@ class BasicEpaHull {
   // Deliberately not value-initialised (see EpaFace).
   std::array<SupportPoint, kMaxVertices> vertices_;
   std::array<EpaFace, kMaxFaces> faces_;
+  /// closest_face's keys: faces_[f].distance when face f is alive and valid, else +inf.
+  std::array<double, kMaxFaces> key_;
   std::array<int, kMaxFaces> free_;
   std::array<int, kMaxFaces> stack_;
   std::array<int, kMaxFaces> visible_;

@@ -5,8 +5,10 @@
 
 #include <proxima/core/pose.hpp>
 #include <proxima/shapes/concepts.hpp>
+#include <proxima/shapes/polytope.hpp>
 
 #include <array>
+#include <type_traits>
 
 namespace proxima::gjk {
 
@@ -35,11 +37,24 @@ struct Simplex {
 template <SupportMap A, SupportMap B>
 class MinkowskiDifference {
  public:
-  MinkowskiDifference(const A& a, const B& b, const Pose& b_in_a) : a_(a), b_(b), b_in_a_(b_in_a) {}
+  MinkowskiDifference(const A& a, const B& b, const Pose& b_in_a) : a_(a), b_(b), b_in_a_(b_in_a) {
+    if constexpr (kPolytopePair) {
+      fused_ = proxima::detail::kPolytopeHaveAvx2 && a.size() < kPolytopeHillClimbMinVertices &&
+               b.size() < kPolytopeHillClimbMinVertices;
+    }
+  }
 
   /// Support point of core(A) - core(B) in direction d (A's frame), with its two witnesses.
   /// Uses and updates the hill-climbing hints of shapes that offer them.
   SupportPoint support(const Vec3& d) {
+    if constexpr (kPolytopePair) {
+      if (fused_) {  // two scanned polytopes: both scans in one call, same answer bit for bit
+        const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
+        hint_a_ = s.index_a;
+        hint_b_ = s.index_b;
+        return {s.w, s.a, s.b};
+      }
+    }
     const Vec3 sa = core_support(a_, d, hint_a_);
     const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
     return {sa - sb, sa, sb};
@@ -56,9 +71,11 @@ class MinkowskiDifference {
   int hint_b_ = -1;
 
  private:
+  static constexpr bool kPolytopePair = std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>;
   const A& a_;
   const B& b_;
   Pose b_in_a_;
+  bool fused_ = false;  // kPolytopePair and both scan, on an AVX2 CPU
 };
 
 }  // namespace proxima::gjk

@@ -20,6 +20,7 @@
 
 #include <proxima/core/bounds.hpp>
 #include <proxima/core/error.hpp>
+#include <proxima/core/pose.hpp>
 #include <proxima/core/tolerance.hpp>
 
 #include <algorithm>
@@ -39,6 +40,27 @@ extern const bool kPolytopeHaveAvx2;
 /// Index of the first maximum of dx*x[i] + dy*y[i] + dz*z[i] over i < n4 (n4 a multiple of 4; a
 /// NaN direction gives 0). AVX2 code: call only when kPolytopeHaveAvx2.
 int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4, double dx, double dy, double dz);
+
+/// Support point of A - B for two polytopes that both scan (fewer than kPolytopeHillClimbMinVertices
+/// vertices), with B placed in A's frame by a pose: the layout of gjk::SupportPoint (w = a - b), then
+/// the two vertex indices.
+struct PolytopePairSupport {
+  Vec3 w, a, b;
+  int index_a, index_b;
+};
+
+}  // namespace detail
+
+class Polytope;
+
+namespace detail {
+
+/// The support of A - B in direction d (A's frame) when both polytopes scan and the CPU has AVX2:
+/// a = A's scan(d), b = b_in_a.apply(B's scan(b_in_a.rotate_inverse(-d))), in one out-of-line call
+/// (both scans inlined). Same arithmetic, same vertices and the same bits as the two separate
+/// support calls of gjk::MinkowskiDifference. Call only when kPolytopeHaveAvx2.
+PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
+                                               const Vec3& d);
 
 /// One entry of a vertex's neighbour list, with the neighbour's coordinates beside its index so a
 /// climbing step reads one contiguous run of memory per visited vertex (32 bytes an entry).
@@ -153,6 +175,8 @@ class Polytope {
   Aabb local_aabb() const { return data_->aabb; }
 
  private:
+  friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
+                                                                         const Vec3&);
   double dot(const Vec3& d, int i) const {
     const auto k = static_cast<std::size_t>(i);
     return d.x() * coords_[k] + d.y() * coords_[padded_ + k] + d.z() * coords_[2 * padded_ + k];
