@@ -68,9 +68,9 @@ inline constexpr int kIpmFastPathIterations = 200;
 /// 0.995 and upper clamps 0.9 / 0.99 tried): at 0.98 / 0.99 cuboid-mouse 19,661 -> 16,962
 /// iterations and can-mouse 19,725 -> 17,113. Applying the model to every backtrack gained ~2%
 /// more but left two mouse/mouse queries of IpmSweep (20,000 per pair) at no_progress: a model
-/// that keeps refusing shrinks the step by 0.99 per try and exhausts kIpmMaxBacktracks. Off for
-/// objects with exponents below 2 (their curvature is floored near 0, so the model is wrong
-/// there; on the diamond it sent epigraph fallbacks to the 600-iteration cap).
+/// that keeps refusing shrinks the step by 0.99 per try and exhausts kIpmMaxBacktracks. Distance
+/// queries turn it off for objects with exponents below 2 (their curvature is floored near 0, so
+/// the model is wrong there; on the diamond it sent epigraph fallbacks to the 600-iteration cap).
 inline constexpr double kIpmCurvedBacktrackShare = 0.98;
 inline constexpr double kIpmCurvedBacktrackMin = 0.1;
 inline constexpr double kIpmCurvedBacktrackMax = 0.99;
