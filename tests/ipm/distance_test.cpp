@@ -31,6 +31,26 @@ double worst_value(const Object& o, const Pose& pose, const Vec3& p) {
   return worst;
 }
 
+/// A pose from a row-major rotation (9 values) followed by the translation (3 values).
+Pose pose_from_row(std::initializer_list<double> v) {
+  const std::vector<double> e(v);
+  Mat3 r;
+  r << e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8];
+  return Pose::from_matrix(r, Vec3(e[9], e[10], e[11]));
+}
+
+/// The answer's points lie in their objects, and an independent lower bound, the plane through
+/// the answer (a single-superquadric side by its exact support function, the other side by its
+/// Lagrangian at the reported point), is within 1e-9 relative of the distance.
+void expect_certified_by_plane(const Object& a, const Pose& pa, const Object& b, const Pose& pb,
+                               const DistanceSolver& solver, const DistanceResult& r) {
+  EXPECT_LE(worst_value(a, pa, r.point_a), 1e-12);
+  EXPECT_LE(worst_value(b, pb, r.point_b), 1e-12);
+  const double lower = test::separating_plane_bound(a, pa, b, pb, r.point_a, r.point_b, solver.multipliers());
+  EXPECT_LE(r.distance - lower, 1e-9 * r.distance) << "lower bound " << lower;
+  EXPECT_GE(r.distance - lower, -1e-12);
+}
+
 TEST(IpmDistance, SpheresMatchClosedForm) {
   std::mt19937_64 rng(101);
   std::uniform_real_distribution<double> radius(0.1, 2);
@@ -202,16 +222,10 @@ TEST(IpmDistance, WarmStartedDeformationMatchesColdSolves) {
 // the epigraph fallback from the interior points needs about 220 iterations; with a query budget
 // of 400 it got 200 and the cold answer came back uncertified (iteration_limit).
 TEST(IpmDistance, DiamondTipAgainstDeformedNutIsCertified) {
-  auto pose = [](std::initializer_list<double> v) {
-    const std::vector<double> e(v);
-    Mat3 r;
-    r << e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8];
-    return Pose::from_matrix(r, Vec3(e[9], e[10], e[11]));
-  };
-  const Pose pa = pose({-0x1.80da91b89086cp-2, 0x1.f2b68da7427aep-3, 0x1.c9ca1c1fba2c8p-1, 0x1.bdfb073a56556p-1,
+  const Pose pa = pose_from_row({-0x1.80da91b89086cp-2, 0x1.f2b68da7427aep-3, 0x1.c9ca1c1fba2c8p-1, 0x1.bdfb073a56556p-1,
                         -0x1.e43a0faf6bf5p-3, 0x1.b8dd91bdd0a18p-2, 0x1.43d5a92017653p-2, 0x1.e19b34c48edf4p-1,
                         -0x1.f8d619000754p-4, -0x1.afe074b7bef05p+0, 0x1.0e14eebd315dcp+0, -0x1.2ab363fbc799fp+1});
-  const Pose pb = pose({0x1.0415bac649774p-2, -0x1.aafab1d4f4fdp-2, -0x1.bed3eec0c5441p-1, 0x1.6255a91f8b064p-1,
+  const Pose pb = pose_from_row({0x1.0415bac649774p-2, -0x1.aafab1d4f4fdp-2, -0x1.bed3eec0c5441p-1, 0x1.6255a91f8b064p-1,
                         0x1.6ad898af1c94bp-1, -0x1.18f61b6f5c5cap-3, 0x1.59f2a94961d0ap-1, -0x1.23642d0a4a4eep-1,
                         0x1.dfd02865360bfp-2, 0x1.27d316edfdd24p-3, -0x1.ae7fcbea7322ep+0, 0x1.80526bc047448p-2});
   const Object a = diamond();
@@ -221,14 +235,7 @@ TEST(IpmDistance, DiamondTipAgainstDeformedNutIsCertified) {
   ASSERT_EQ(r.result.status, Status::converged) << "iterations " << r.result.iterations;
   EXPECT_FALSE(r.result.intersect);
   EXPECT_LE(r.result.iterations, kIpmMaxIterations);
-  EXPECT_LE(worst_value(a, pa, r.result.point_a), 1e-12);
-  EXPECT_LE(worst_value(b, pb, r.result.point_b), 1e-12);
-  // Independent lower bound: the plane through the answer, the diamond's side by its exact
-  // support function, the nut's side by its Lagrangian at the reported point.
-  const double lower = test::separating_plane_bound(a, pa, b, pb, r.result.point_a, r.result.point_b,
-                                                    solver.multipliers());
-  EXPECT_LE(r.result.distance - lower, 1e-9 * r.result.distance) << "lower bound " << lower;
-  EXPECT_GE(r.result.distance - lower, -1e-12);
+  expect_certified_by_plane(a, pa, b, pb, solver, r.result);
 }
 
 // IpmSweep at 100,000 per pair, seed 77, diamond / hexagonal_nut trial 34815: the direct solve's
@@ -237,16 +244,10 @@ TEST(IpmDistance, DiamondTipAgainstDeformedNutIsCertified) {
 // iterations, so the query ended at the 600-iteration cap. Now the plane certificate is tried
 // every kPlaneCheckEvery iterations from kPlaneCheckFrom (distance.cpp) and ends the solve there.
 TEST(IpmDistance, DiamondTipAgainstNutIsCertifiedBeforeTheFastPathCap) {
-  auto pose = [](std::initializer_list<double> v) {
-    const std::vector<double> e(v);
-    Mat3 r;
-    r << e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8];
-    return Pose::from_matrix(r, Vec3(e[9], e[10], e[11]));
-  };
-  const Pose pa = pose({-0x1.cfe04478dd22p-2, 0x1.cc8d56ac85db1p-2, 0x1.8a1bd5f2997f9p-1, 0x1.e322283dab7e7p-2,
+  const Pose pa = pose_from_row({-0x1.cfe04478dd22p-2, 0x1.cc8d56ac85db1p-2, 0x1.8a1bd5f2997f9p-1, 0x1.e322283dab7e7p-2,
                         -0x1.392989a6e010ep-1, 0x1.4524fbc0901e9p-1, 0x1.834a7b6ee4e01p-1, 0x1.4d3c753cd3879p-1,
                         0x1.09bcd26e3c69p-4, -0x1.845a57485ad3ap+0, -0x1.2d09b71224132p-1, 0x1.42b4d659160a4p+0});
-  const Pose pb = pose({-0x1.6f9418c260054p-2, 0x1.86b3a566ee5a3p-1, 0x1.132b1d941e56p-1, 0x1.fb3293b57eebep-2,
+  const Pose pb = pose_from_row({-0x1.6f9418c260054p-2, 0x1.86b3a566ee5a3p-1, 0x1.132b1d941e56p-1, 0x1.fb3293b57eebep-2,
                         0x1.499ed3a800aaap-1, -0x1.2aa234c9baa2p-1, -0x1.9508e6f4ca6f4p-1, 0x1.d185d1bd2f5c8p-5,
                         -0x1.37d7168e2bb14p-1, -0x1.c5c07c39c70cp-5, -0x1.1f65df9171a8ap+1, -0x1.ebf6c6668482p-4});
   const Object a = diamond();
@@ -259,12 +260,7 @@ TEST(IpmDistance, DiamondTipAgainstNutIsCertifiedBeforeTheFastPathCap) {
   EXPECT_FALSE(r.reformulated);
   EXPECT_FALSE(r.result.intersect);
   EXPECT_LT(r.result.iterations, kIpmFastPathIterations);
-  EXPECT_LE(worst_value(a, pa, r.result.point_a), 1e-12);
-  EXPECT_LE(worst_value(b, pb, r.result.point_b), 1e-12);
-  const double lower = test::separating_plane_bound(a, pa, b, pb, r.result.point_a, r.result.point_b,
-                                                    solver.multipliers());
-  EXPECT_LE(r.result.distance - lower, 1e-9 * r.result.distance) << "lower bound " << lower;
-  EXPECT_GE(r.result.distance - lower, -1e-12);
+  expect_certified_by_plane(a, pa, b, pb, solver, r.result);
 }
 
 // The warm start's Newton polish (DistanceSolver::distance_warm): on coherent motion and on
