@@ -65,14 +65,16 @@ inline constexpr int kIpmFastPathIterations = 200;
 /// refused slack (fitted to the refused point) keeps 1 - kIpmCurvedBacktrackShare of it, within
 /// [kIpmCurvedBacktrackMin, kIpmCurvedBacktrackMax] of the refused step; later backtracks halve.
 /// Measured (2000 cold queries of each of the bench's eight preset pairs; share 0.9, 0.95, 0.98,
-/// 0.995 and upper clamps 0.9 / 0.99 tried): at 0.98 / 0.99 cuboid-mouse 19,661 -> 16,962
-/// iterations and can-mouse 19,725 -> 17,113. Applying the model to every backtrack gained ~2%
-/// more but left two mouse/mouse queries of IpmSweep (20,000 per pair) at no_progress: a model
-/// that keeps refusing shrinks the step by 0.99 per try and exhausts kIpmMaxBacktracks. Distance
+/// 0.995 and upper clamps 0.9 / 0.99 tried): at 0.98 / 0.99 cuboid-mouse 19,661 -> 16,630
+/// iterations and can-mouse 19,725 -> 16,735. The lower clamp is 0.5, never below halving: at
+/// 0.1 a near-touching rounded_cuboid / soda_can query (distance 3.5e-6, clang -O1) took 89
+/// iterations and ended with a certificate too weak to exclude contact. Applying the model to
+/// every backtrack gained ~2% more but left two mouse/mouse queries of IpmSweep (20,000 per pair)
+/// at no_progress: a model that keeps refusing shrinks the step by 0.99 per try. Distance
 /// queries turn it off for objects with exponents below 2 (their curvature is floored near 0, so
 /// the model is wrong there; on the diamond it sent epigraph fallbacks to the 600-iteration cap).
 inline constexpr double kIpmCurvedBacktrackShare = 0.98;
-inline constexpr double kIpmCurvedBacktrackMin = 0.1;
+inline constexpr double kIpmCurvedBacktrackMin = 0.5;
 inline constexpr double kIpmCurvedBacktrackMax = 0.99;
 static_assert(kIpmFastPathIterations < kIpmMaxIterations, "the fallbacks need a share of the budget");
 
