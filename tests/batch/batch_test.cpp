@@ -23,7 +23,7 @@ constexpr std::uint32_t kSeed = 20261122;
 Polytope random_polytope(std::mt19937& rng, int count, double radius) {
   std::normal_distribution<double> g(0.0, 1.0);
   std::vector<Vec3> points;
-  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3{g(rng), g(rng), g(rng)}.normalized());
   return Polytope(points);
 }
 
@@ -199,7 +199,7 @@ TEST(Batch, SpherePairsMatchTheClosedForm) {
   std::mt19937 rng(kSeed + 2);
   std::uniform_real_distribution<double> u(-3.0, 3.0);
   std::vector<Pose> pb;
-  for (std::size_t i = 0; i < kN; ++i) pb.push_back(Pose::from_translation(Vec3(u(rng), u(rng), u(rng))));
+  for (std::size_t i = 0; i < kN; ++i) pb.push_back(Pose::from_translation(Vec3{u(rng), u(rng), u(rng)}));
   const AnyConvex a = Sphere(0.7);
   const AnyConvex b = Sphere(1.1);
   const Pose identity;

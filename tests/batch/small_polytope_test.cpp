@@ -8,6 +8,7 @@
 // the kernel accepts, and the public batch (which takes the kernel for one small polytope pair) on
 // every output with 1, 2 and 3 threads.
 #include "batch/small_polytope.hpp"
+#include "support/draws.hpp"
 
 #include <proxima/batch/batch.hpp>
 
@@ -34,14 +35,14 @@ bool same_bits(const Vec3& x, const Vec3& y) {
 Polytope sphere_points(std::mt19937& rng, int count, double radius) {
   std::normal_distribution<double> g(0.0, 1.0);
   std::vector<Vec3> points;
-  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3{g(rng), g(rng), g(rng)}.normalized());
   return Polytope(points);
 }
 
 Pose random_pose(std::mt19937& rng, double spread) {
   std::uniform_real_distribution<double> u(-spread, spread);
   std::normal_distribution<double> g(0.0, 1.0);
-  return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(u(rng), u(rng), u(rng)));
+  return proxima::test::draw_quaternion_pose(g, u, rng);
 }
 
 struct Shape {

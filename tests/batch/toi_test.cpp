@@ -3,6 +3,8 @@
 // threads (toi_translate, toi_screw on convex shapes, screw_first_contact on meshes), sphere pairs
 // against the closed form, the mesh batch against the full screw_collisions run, and bad elements
 // (NaN poses and velocities, a half-turn relative rotation) marked while the rest is answered.
+#include "support/draws.hpp"
+
 #include <proxima/batch/toi.hpp>
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -41,14 +43,14 @@ void expect_same(const ToiBatch& b, std::size_t i, const ToiResult& r) {
 Polytope random_polytope(std::mt19937& rng, int count, double radius) {
   std::normal_distribution<double> g(0.0, 1.0);
   std::vector<Vec3> points;
-  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < count; ++i) points.push_back(radius * Vec3{g(rng), g(rng), g(rng)}.normalized());
   return Polytope(points);
 }
 
 Pose random_pose(std::mt19937& rng, double spread) {
   std::uniform_real_distribution<double> u(-spread, spread);
   std::normal_distribution<double> g(0.0, 1.0);
-  return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(u(rng), u(rng), u(rng)));
+  return proxima::test::draw_quaternion_pose(g, u, rng);
 }
 
 // Translation cases: A near the origin, B about 3 away moving roughly towards A.
@@ -61,12 +63,12 @@ TranslateCase translate_case(std::mt19937& rng, std::size_t n) {
   TranslateCase c;
   for (std::size_t i = 0; i < n; ++i) {
     c.pose_a.push_back(random_pose(rng, 0.2));
-    const Vec3 dir = Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Vec3 dir = Vec3{u(rng), u(rng), u(rng)}.normalized();
     Pose pb = random_pose(rng, 0.0);
     pb = Pose::from_translation(3.0 * dir) * pb;
     c.pose_b.push_back(pb);
-    c.velocity_a.push_back(0.3 * Vec3(u(rng), u(rng), u(rng)));
-    c.velocity_b.push_back(-2.0 * dir + 1.5 * Vec3(u(rng), u(rng), u(rng)));
+    c.velocity_a.push_back(0.3 * Vec3{u(rng), u(rng), u(rng)});
+    c.velocity_b.push_back(-2.0 * dir + 1.5 * Vec3{u(rng), u(rng), u(rng)});
   }
   return c;
 }
@@ -78,17 +80,19 @@ struct ScrewCase {
 ScrewCase screw_case(std::mt19937& rng, std::size_t n) {
   std::uniform_real_distribution<double> u(-1, 1);
   auto rot = [&](double max_angle) {
-    return Mat3(Eigen::AngleAxisd(max_angle * std::abs(u(rng)), Vec3(u(rng), u(rng), u(rng)).normalized()));
+    const double angle = max_angle * std::abs(u(rng));
+    return Mat3(Eigen::AngleAxisd(angle, proxima::test::draw_vec3(u, rng).normalized()));
   };
   ScrewCase c;
   for (std::size_t i = 0; i < n; ++i) {
-    const Vec3 dir = Vec3(u(rng), u(rng), u(rng)).normalized();
-    Vec3 side = 1.3 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 dir = Vec3{u(rng), u(rng), u(rng)}.normalized();
+    Vec3 side = 1.3 * Vec3{u(rng), u(rng), u(rng)};
     side -= side.dot(dir) * dir;
     const Mat3 r0 = rot(std::numbers::pi);
     const Pose a_start = Pose::from_matrix(rot(std::numbers::pi));
     c.a_start.push_back(a_start);
-    c.a_end.push_back(Pose::from_matrix(rot(0.1) * a_start.rotation(), 0.1 * Vec3(u(rng), u(rng), u(rng))));
+    const Mat3 a_turn = rot(0.1);
+    c.a_end.push_back(Pose::from_matrix(a_turn * a_start.rotation(), 0.1 * proxima::test::draw_vec3(u, rng)));
     c.b_start.push_back(Pose::from_matrix(r0, 2.2 * dir + side));
     c.b_end.push_back(Pose::from_matrix(rot(0.7) * r0, -2.0 * dir + side));
   }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests for include/proxima/core/pose.hpp: every factory against an independent construction.
+#include "support/draws.hpp"
+
 #include <proxima/core/error.hpp>
 #include <proxima/core/pose.hpp>
 #include <proxima/core/tolerance.hpp>
@@ -79,9 +81,9 @@ TEST(Pose, MatrixRoundTripIsBitExactAndSloppyMatricesAreCleaned) {
   std::normal_distribution<double> n(0, 1);
   for (int trial = 0; trial < 1000; ++trial) {
     SCOPED_TRACE("seed 20261124 trial " + std::to_string(trial));
-    const Vec3 t(n(rng), n(rng), n(rng));
-    const Pose from_q = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), t);
-    const Pose from_e = Pose::from_euler_xyz(n(rng), n(rng), n(rng), t);
+    const Vec3 t{n(rng), n(rng), n(rng)};
+    const Pose from_q = proxima::test::draw_quaternion_pose(n, rng, t);
+    const Pose from_e = proxima::test::draw_euler_pose(n, rng, t);
     const Pose composed = from_q * from_e;
     for (const Pose& p : {from_q, from_e, composed, composed.inverse()}) {
       const Pose back = Pose::from_matrix(p.rotation(), p.translation());
@@ -101,9 +103,10 @@ TEST(Pose, InverseAndCompositionAgreeWithMatrices) {
   std::mt19937_64 rng(20261121);
   std::uniform_real_distribution<double> u(-3, 3);
   for (int i = 0; i < 100; ++i) {
-    const Pose a = Pose::from_euler_xyz(u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)));
-    const Pose b = Pose::from_quaternion(u(rng), u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)));
-    const Vec3 x(u(rng), u(rng), u(rng));
+    const Vec3 angles = proxima::test::draw_vec3(u, rng);
+    const Pose a = Pose::from_euler_xyz(angles.x(), angles.y(), angles.z(), proxima::test::draw_vec3(u, rng));
+    const Pose b = proxima::test::draw_quaternion_pose(u, u, rng);
+    const Vec3 x{u(rng), u(rng), u(rng)};
     EXPECT_LT(((a * b).apply(x) - a.apply(b.apply(x))).norm(), 1e-12) << "seed 20261121, case " << i;
     EXPECT_LT((a.inverse().apply(a.apply(x)) - x).norm(), 1e-12);
     EXPECT_LT((a.apply_inverse(a.apply(x)) - x).norm(), 1e-12);

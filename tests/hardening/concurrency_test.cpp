@@ -14,6 +14,8 @@
 // bit (all doubles compared as bit patterns, plus the integer and enum fields). Each family checks
 // that its sample holds both answers (hit and miss). Run under ThreadSanitizer by
 // tools/sanitize.sh --thread, which also reports any data race the comparison itself could miss.
+#include "support/draws.hpp"
+
 #include <proxima/batch/batch.hpp>
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/ccd/toi.hpp>
@@ -76,7 +78,7 @@ struct Shapes {
 Polytope random_polytope(std::mt19937_64& rng) {
   std::normal_distribution<double> g(0, 1);
   std::vector<Vec3> points;
-  for (int i = 0; i < 40; ++i) points.emplace_back(0.6 * g(rng), 0.4 * g(rng), 0.5 * g(rng));
+  for (int i = 0; i < 40; ++i) points.push_back(Vec3{0.6 * g(rng), 0.4 * g(rng), 0.5 * g(rng)});
   return Polytope(points);
 }
 
@@ -125,11 +127,11 @@ std::vector<GjkCase> gjk_cases() {
   for (int a = 0; a < kShapeKinds; ++a) {
     for (int b = 0; b < kShapeKinds; ++b) {
       for (int k = 0; k < 12; ++k) {
-        const Vec3 ta(u(rng), u(rng), u(rng));
+        const Vec3 ta{u(rng), u(rng), u(rng)};
         // Offsets up to about two shape radii give a mix of overlapping and separated pairs.
-        const Vec3 offset = Vec3(u(rng), u(rng), u(rng)) * 1.6;
-        cases.push_back({a, b, Pose::from_euler_xyz(angle(rng), angle(rng), angle(rng), ta),
-                         Pose::from_euler_xyz(angle(rng), angle(rng), angle(rng), ta + offset)});
+        const Vec3 offset = Vec3{u(rng), u(rng), u(rng)} * 1.6;
+        cases.push_back({a, b, proxima::test::draw_euler_pose(angle, rng, ta),
+                         proxima::test::draw_euler_pose(angle, rng, ta + offset)});
       }
     }
   }
@@ -336,9 +338,9 @@ std::vector<IpmCase> ipm_cases() {
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
       for (int k = 0; k < 3; ++k) {
-        const Vec3 offset = Vec3(u(rng), u(rng), u(rng)) * 3.0;
-        cases.push_back({a, b, Pose::from_euler_xyz(angle(rng), angle(rng), angle(rng)),
-                         Pose::from_euler_xyz(angle(rng), angle(rng), angle(rng), offset)});
+        const Vec3 offset = Vec3{u(rng), u(rng), u(rng)} * 3.0;
+        cases.push_back({a, b, proxima::test::draw_euler_pose(angle, rng),
+                         proxima::test::draw_euler_pose(angle, rng, offset)});
       }
     }
   }
@@ -378,11 +380,13 @@ std::vector<ScrewCase> screw_cases() {
   for (int a = 0; a < 3; ++a) {
     for (int b = 0; b < 3; ++b) {
       for (int k = 0; k < 4; ++k) {
-        const Vec3 start(2.5, u(rng), u(rng));
-        const Vec3 end(-2.5, u(rng), u(rng));
+        const Vec3 start{2.5, u(rng), u(rng)};
+        const Vec3 end{-2.5, u(rng), u(rng)};
         // Rotations of at most 1.5 rad each keep the relative turn below pi (decompose's limit).
-        cases.push_back({a, b, Pose::from_euler_xyz(0.5 * u(rng), 0.5 * u(rng), 0.5 * u(rng), start),
-                         Pose::from_euler_xyz(0.5 * u(rng), 0.5 * u(rng), 0.5 * u(rng), end)});
+        const Vec3 turn_start = 0.5 * proxima::test::draw_vec3(u, rng);
+        const Vec3 turn_end = 0.5 * proxima::test::draw_vec3(u, rng);
+        cases.push_back({a, b, Pose::from_euler_xyz(turn_start.x(), turn_start.y(), turn_start.z(), start),
+                         Pose::from_euler_xyz(turn_end.x(), turn_end.y(), turn_end.z(), end)});
       }
     }
   }

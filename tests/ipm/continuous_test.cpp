@@ -2,6 +2,8 @@
 // ipm continuous queries against closed forms (spheres) and against dense sampling in time plus
 // refinement (golden section for the convex distance-versus-time, bisection for first contact)
 // with the static distance query, whose own tests check it against closed forms and KKT.
+#include "support/draws.hpp"
+
 #include <proxima/core/error.hpp>
 #include <proxima/ipm/continuous.hpp>
 #include <proxima/ipm/distance.hpp>
@@ -84,8 +86,10 @@ TEST(IpmContinuous, PresetsMatchDenseSamplingAndBisection) {
     SCOPED_TRACE("seed 302 trial " + std::to_string(trial));
     const Object& a = objects[trial % 5];
     const Object& b = objects[(trial / 5 + trial + 1) % 5];
-    const Pose pa = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), random_vec(rng, 1));
-    const Pose pb = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(5, 0, 0) + random_vec(rng, 1.5));
+    const Eigen::Vector4d qa = proxima::test::draw_quaternion(n, rng);
+    const Pose pa = Pose::from_quaternion(qa[0], qa[1], qa[2], qa[3], random_vec(rng, 1));
+    const Eigen::Vector4d qb = proxima::test::draw_quaternion(n, rng);
+    const Pose pb = Pose::from_quaternion(qb[0], qb[1], qb[2], qb[3], Vec3(5, 0, 0) + random_vec(rng, 1.5));
     const Vec3 va = Vec3(3, 0, 0) + random_vec(rng, 1.5), vb = random_vec(rng, 1);
     const double t_max = 1;
     if (static_distance(a, pa, va, b, pb, vb, 0) == 0) continue;
@@ -154,14 +158,14 @@ TEST(IpmContinuous, FirstContactOfTheBenchConfigurationsIsCertified) {
     auto random_rotation = [&] {
       std::normal_distribution<double> n(0, 1);
       std::uniform_real_distribution<double> u(-0.0, 0.0);
-      return Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(u(rng), u(rng), u(rng)));
+      return proxima::test::draw_quaternion_pose(n, u, rng);
     };
     int contacts = 0;
     for (int q = 0; q < 2000; ++q) {
       const Pose pa = random_rotation();
       const Pose rb = random_rotation();
-      const Vec3 dir = Vec3(off(rng), off(rng), off(rng)).normalized();
-      const Pose pb = Pose::from_matrix(rb.rotation(), -4 * dir + Vec3(off(rng), off(rng), off(rng)));
+      const Vec3 dir = Vec3{off(rng), off(rng), off(rng)}.normalized();
+      const Pose pb = Pose::from_matrix(rb.rotation(), -4 * dir + Vec3{off(rng), off(rng), off(rng)});
       const ToiResult r = toi_translate(*a, pa, Vec3::Zero(), cuboid, pb, 8 * dir, 1);
       SCOPED_TRACE("pair " + std::to_string(pair_id) + " configuration " + std::to_string(q));
       ASSERT_EQ(r.status, Status::converged);

@@ -7,6 +7,7 @@
 #include <proxima/ipm/presets.hpp>
 
 #include "kkt_check.hpp"
+#include "support/draws.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +22,7 @@ namespace {
 Pose random_pose(std::mt19937_64& rng, double spread) {
   std::normal_distribution<double> n(0, 1);
   std::uniform_real_distribution<double> u(-spread, spread);
-  return Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(u(rng), u(rng), u(rng)));
+  return proxima::test::draw_quaternion_pose(n, u, rng);
 }
 
 /// Largest part value of `o` (placed by pose) at world point p: <= 0 inside, up to rounding.
@@ -94,7 +95,7 @@ TEST(IpmDistance, AlignedEllipsoidsAndBoxesMatchClosedForm) {
   std::uniform_real_distribution<double> axis(0.2, 2), gap(0.01, 3);
   for (int trial = 0; trial < 100; ++trial) {
     SCOPED_TRACE("seed 102 trial " + std::to_string(trial));
-    const Vec3 ea(axis(rng), axis(rng), axis(rng)), eb(axis(rng), axis(rng), axis(rng));
+    const Vec3 ea{axis(rng), axis(rng), axis(rng)}, eb{axis(rng), axis(rng), axis(rng)};
     const double g = gap(rng);
     // Along x: the two tips are the closest points.
     const Object a(Quadric::ellipsoid(ea)), b(Quadric::ellipsoid(eb));
@@ -292,7 +293,7 @@ TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
         const double size = trial % 2 == 1 ? 0.15 : 0.01;
         const Pose pa = random_pose(rng, 2.5);
         Pose pb = random_pose(rng, 2.5);
-        const Vec3 axis = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+        const Vec3 axis = Vec3{normal(rng), normal(rng), normal(rng)}.normalized();
         const Vec3 drift = size * (pa.translation() - pb.translation()).normalized();
         warm.clear_warm_start();
         plain.clear_warm_start();
@@ -366,7 +367,7 @@ TEST(IpmObject, InteriorPointAndBoundsOfPresets) {
     std::uniform_real_distribution<double> u(-3, 3);
     int inside = 0;
     for (int i = 0; i < 20000; ++i) {
-      const Vec3 p(u(rng), u(rng), u(rng));
+      const Vec3 p{u(rng), u(rng), u(rng)};
       if (!o.contains(p)) continue;
       ++inside;
       EXPECT_TRUE((p.array() >= box.min.array() - 1e-9).all() && (p.array() <= box.max.array() + 1e-9).all());

@@ -2,6 +2,8 @@
 // ipm distance against GJK (include/proxima/gjk/distance.hpp, header-only on the shapes layer)
 // on every shape both can express: ellipsoids, superquadrics, boxes (six halfspaces vs Box) and
 // polytopes (halfspace intersections vs vertex lists). Same distance to 1e-8 relative.
+#include "support/draws.hpp"
+
 #include <proxima/gjk/distance.hpp>
 #include <proxima/ipm/distance.hpp>
 #include <proxima/shapes/box.hpp>
@@ -20,7 +22,7 @@ namespace {
 Pose random_pose(std::mt19937_64& rng, double spread) {
   std::normal_distribution<double> n(0, 1);
   std::uniform_real_distribution<double> u(-spread, spread);
-  return Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(u(rng), u(rng), u(rng)));
+  return proxima::test::draw_quaternion_pose(n, u, rng);
 }
 
 /// Compares ipm and GJK on `cases` random pose pairs; counts separated cases checked.

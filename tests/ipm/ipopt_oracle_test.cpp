@@ -12,6 +12,7 @@
 #include <random>
 
 #include "oracles/ipopt_distance.hpp"
+#include "support/draws.hpp"
 
 namespace proxima::ipm {
 namespace {
@@ -26,8 +27,8 @@ TEST(IpmVersusIpopt, PresetPairsAgree) {
     SCOPED_TRACE("seed 501 trial " + std::to_string(trial));
     const Object& a = objects[trial % 6];
     const Object& b = objects[(trial / 6 + 1 + trial) % 6];
-    const Pose pa = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(u(rng), u(rng), u(rng)));
-    const Pose pb = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng), Vec3(u(rng), u(rng), u(rng)));
+    const Pose pa = proxima::test::draw_quaternion_pose(n, u, rng);
+    const Pose pb = proxima::test::draw_quaternion_pose(n, u, rng);
     const DistanceResult r = distance(a, pa, b, pb);
     if (r.status != Status::converged || r.intersect) continue;
     // Two starts: the interior points, and the interior points nudged towards each other.

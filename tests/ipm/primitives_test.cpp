@@ -47,7 +47,7 @@ TEST(IpmPrimitives, DerivativesMatchFiniteDifferences) {
   const Halfspace hs({1, 2, 3}, 0.5);
   int checked = 0;
   for (int trial = 0; trial < 50; ++trial) {
-    const Vec3 u(coord(rng), coord(rng), coord(rng));
+    const Vec3 u{coord(rng), coord(rng), coord(rng)};
     SCOPED_TRACE("seed 11 trial " + std::to_string(trial));
     // Keep power terms away from 0 so the exact Hessian applies (|w| >= 0.05).
     if ((u.cwiseAbs().array() < 0.05).any()) continue;

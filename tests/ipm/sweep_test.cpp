@@ -11,6 +11,7 @@
 #include <proxima/ipm/presets.hpp>
 
 #include "kkt_check.hpp"
+#include "support/draws.hpp"
 
 #include <gtest/gtest.h>
 
@@ -58,10 +59,8 @@ TEST(IpmSweep, EveryPresetPairCertifiesEveryConfiguration) {
   for (std::size_t i = 0; i < objects.size(); ++i) {
     for (std::size_t j = i; j < objects.size(); ++j) {
       for (int trial = 0; trial < n; ++trial) {
-        const Pose pa = Pose::from_quaternion(normal(rng), normal(rng), normal(rng), normal(rng),
-                                              Vec3(place(rng), place(rng), place(rng)));
-        const Pose pb = Pose::from_quaternion(normal(rng), normal(rng), normal(rng), normal(rng),
-                                              Vec3(place(rng), place(rng), place(rng)));
+        const Pose pa = proxima::test::draw_quaternion_pose(normal, place, rng);
+        const Pose pb = proxima::test::draw_quaternion_pose(normal, place, rng);
         const DistanceReport rep = solver.distance(objects[i], pa, objects[j], pb);
         const DistanceResult& r = rep.result;
         max_iterations = std::max(max_iterations, r.iterations);

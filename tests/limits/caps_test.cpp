@@ -102,7 +102,7 @@ TEST(LimitsCaps, EpaDefaultWorkspaceOverflowsOnAManyFacetedPairIsAStatus) {
   std::mt19937_64 rng(71);
   std::normal_distribution<double> g(0, 1);
   std::vector<Vec3> pts;
-  for (int i = 0; i < 2000; ++i) pts.push_back(Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < 2000; ++i) pts.push_back(Vec3{g(rng), g(rng), g(rng)}.normalized());
   const Polytope a(pts);
   const Superquadric b(Vec3(0.7, 0.8, 0.9), Vec3(2.2, 2.2, 2.2));
   gjk::EpaOptions options;

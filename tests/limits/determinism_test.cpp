@@ -27,7 +27,7 @@ constexpr int kPosesPerPair = 2;
 std::vector<AnyConvex> every_kind(std::mt19937_64& rng) {
   std::normal_distribution<double> g(0, 1);
   std::vector<Vec3> cloud;
-  for (int i = 0; i < 24; ++i) cloud.push_back(0.8 * Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < 24; ++i) cloud.push_back(0.8 * Vec3{g(rng), g(rng), g(rng)}.normalized());
   std::vector<AnyConvex> out;
   out.emplace_back(Point(Vec3(0.1, -0.2, 0.05)));
   out.emplace_back(Segment(Vec3(-0.6, 0.1, 0), Vec3(0.5, -0.2, 0.3)));

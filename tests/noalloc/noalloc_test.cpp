@@ -6,6 +6,8 @@
 // the whole process (glibc: forwarding to __libc_malloc & co.), which sees operator new, Eigen and
 // every std container; a deliberate allocation checks that the counter works. Under ASan, TSan or
 // MSan the interceptors own malloc, so the test reports itself skipped (as tests/lp does).
+#include "support/draws.hpp"
+
 #include <proxima/batch/batch.hpp>
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
@@ -83,7 +85,7 @@ std::vector<AnyConvex> every_kind() {
   std::mt19937_64 rng(4242);
   std::normal_distribution<double> g(0, 1);
   std::vector<Vec3> cloud;
-  for (int i = 0; i < 64; ++i) cloud.push_back(0.8 * Vec3(g(rng), g(rng), g(rng)).normalized());
+  for (int i = 0; i < 64; ++i) cloud.push_back(0.8 * Vec3{g(rng), g(rng), g(rng)}.normalized());
   std::vector<AnyConvex> out;
   out.emplace_back(Point(Vec3(0.1, -0.2, 0.05)));
   out.emplace_back(Segment(Vec3(-0.6, 0.1, 0), Vec3(0.5, -0.2, 0.3)));
@@ -193,12 +195,12 @@ TEST(NoAlloc, BatchAllocationsDoNotGrowWithTheBatch) {
   std::mt19937_64 rng(4242);
   std::normal_distribution<double> g(0, 1);
   std::vector<Vec3> cloud;
-  for (int i = 0; i < 8; ++i) cloud.push_back(Vec3(g(rng), g(rng), g(rng)));
+  for (int i = 0; i < 8; ++i) cloud.push_back(Vec3{g(rng), g(rng), g(rng)});
   const std::vector<AnyConvex> a = {AnyConvex(Polytope(cloud))}, b = {AnyConvex(Box(Vec3(0.3, 0.4, 0.5)))};
   auto poses = [&](std::size_t n) {
     std::vector<Pose> out;
     for (std::size_t i = 0; i < n; ++i) {
-      out.push_back(Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(g(rng), g(rng), g(rng))));
+      out.push_back(proxima::test::draw_quaternion_pose(g, g, rng));
     }
     return out;
   };

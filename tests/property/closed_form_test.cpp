@@ -9,6 +9,8 @@
 //    sampling of the two axis segments.
 // Sizes 1e-3..1e5, translations up to 1e5, random rotations, and the nasty cases: parallel and
 // crossing capsule axes, a sphere centre inside the box, exact touching.
+#include "support/draws.hpp"
+
 #include <proxima/gjk/closed_form.hpp>
 #include <proxima/gjk/distance.hpp>
 
@@ -83,10 +85,10 @@ TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
   std::normal_distribution<double> g;
   const auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
   const auto unit = [&] {
-    Vec3 v(g(rng), g(rng), g(rng));
+    Vec3 v{g(rng), g(rng), g(rng)};
     return Vec3(v.normalized());
   };
-  const auto rotation = [&] { return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng)).rotation(); };
+  const auto rotation = [&] { return proxima::test::draw_quaternion_pose(g, rng).rotation(); };
   const std::array<std::array<int, 2>, 6> kinds = {{{0, 0}, {0, 2}, {2, 0}, {0, 1}, {1, 0}, {1, 1}}};
   std::map<std::string, int> mix;
   int failures = 0;

@@ -111,7 +111,9 @@ TEST(OracleBruteForce, SampledBoundsBracketClosedForms) {
     const double ra = testgen::uniform(rng, 0.2, 1);
     const double rb = testgen::uniform(rng, 0.2, 1);
     const testgen::PoseSpec pa{testgen::random_quaternion(rng), testgen::random_unit_vector(rng)};
-    const testgen::PoseSpec pb{testgen::random_quaternion(rng), Vec3(testgen::uniform(rng, 2.5, 4) * testgen::random_unit_vector(rng))};
+    const Eigen::Vector4d qb = testgen::random_quaternion(rng);
+    const double reach = testgen::uniform(rng, 2.5, 4);
+    const testgen::PoseSpec pb{qb, Vec3(reach * testgen::random_unit_vector(rng))};
     const oracles::OracleEllipsoid sa{Vec3::Constant(ra)};
     const oracles::OracleCapsule cb{rb, 0.7};
     const oracles::OracleCapsule ca{ra, 0.5};

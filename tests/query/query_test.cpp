@@ -7,6 +7,8 @@
 //  2. Direct templated calls: for a chain of concrete pairs covering every kind as A and as B, the
 //     dispatched answer is bit-identical to gjk::<kernel> on the concrete types.
 //  3. Margins survive the dispatch: closed forms for spheres and capsules.
+#include "support/draws.hpp"
+
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
 #include <proxima/gjk/intersect.hpp>
@@ -158,12 +160,12 @@ TEST(QueryDispatch, RoundedShapesKeepTheirMarginsThroughTheDispatch) {
   for (int trial = 0; trial < 200; ++trial) {
     const double r1 = radius(rng);
     const double r2 = radius(rng);
-    const Vec3 c1(u(rng), u(rng), u(rng));
-    const Vec3 c2 = c1 + Vec3(u(rng), u(rng), u(rng)) * 3;
+    const Vec3 c1{u(rng), u(rng), u(rng)};
+    const Vec3 c2 = c1 + Vec3{u(rng), u(rng), u(rng)} * 3;
     SCOPED_TRACE("seed 20261122 trial " + std::to_string(trial));
     const AnyConvex a = Sphere(r1);
     const AnyConvex b = Sphere(r2);
-    const Pose pa = Pose::from_euler_xyz(u(rng), u(rng), u(rng), c1);
+    const Pose pa = proxima::test::draw_euler_pose(u, rng, c1);
     const Pose pb = Pose::from_translation(c2);
     const double c = (c2 - c1).norm();
     const Vec3 n = (c2 - c1) / c;

@@ -102,7 +102,7 @@ struct Tree {
 Tree random_tree(std::mt19937_64& rng, int depth) {
   std::uniform_int_distribution<int> pick(0, depth > 0 ? 7 : 3);
   std::uniform_real_distribution<double> uni(-1, 1);
-  const auto random_vec = [&] { return Vec3(uni(rng), uni(rng), uni(rng)); };
+  const auto random_vec = [&] { return Vec3{uni(rng), uni(rng), uni(rng)}; };
   switch (pick(rng)) {
     case 0: {
       const Vec3 h = random_vec().cwiseAbs() + Vec3::Constant(0.1);

@@ -19,7 +19,7 @@ std::vector<Vec3> random_points(int n, std::uint64_t seed, const Vec3& centre) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal;
   std::vector<Vec3> out;
-  for (int i = 0; i < n; ++i) out.push_back(centre + Vec3(normal(rng), normal(rng), normal(rng)));
+  for (int i = 0; i < n; ++i) out.push_back(centre + Vec3{normal(rng), normal(rng), normal(rng)});
   return out;
 }
 

@@ -2,6 +2,7 @@
 // Tests for polytope.hpp. Oracle: brute-force maximisation of d . p over the INPUT points (not the
 // hull), so a wrong hull, a wrong scan or a hill climb stuck in a local maximum all show up.
 #include "support_oracle.hpp"
+#include "support/draws.hpp"
 
 #include <proxima/core/pose.hpp>
 #include <proxima/shapes/polytope.hpp>
@@ -43,7 +44,7 @@ void expect_support_is_exact(const Polytope& poly, const std::vector<Vec3>& poin
   const double eps = 1e-12 * extent(points);
   int warm_hint = -1;
   for (int i = 0; i < count; ++i) {
-    const Vec3 d = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+    const Vec3 d = Vec3{normal(rng), normal(rng), normal(rng)}.normalized();
     const double expected = brute_max(points, d);
     int cold_hint = vertex(rng);
     const double cold = d.dot(poly.support(d, cold_hint));
@@ -62,7 +63,7 @@ std::vector<Vec3> points_on_ellipsoid(int n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal;
   std::vector<Vec3> out;
-  for (int i = 0; i < n; ++i) out.push_back(Vec3(normal(rng), normal(rng), normal(rng)).normalized().cwiseProduct(Vec3(3, 1, 0.5)));
+  for (int i = 0; i < n; ++i) out.push_back(Vec3{normal(rng), normal(rng), normal(rng)}.normalized().cwiseProduct(Vec3(3, 1, 0.5)));
   return out;
 }
 
@@ -121,7 +122,7 @@ TEST(Polytope, InteriorPointsAreDropped) {
   std::vector<Vec3> points;
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> inside(-0.99, 0.99);
-  for (int i = 0; i < 200; ++i) points.emplace_back(inside(rng), inside(rng), inside(rng));
+  for (int i = 0; i < 200; ++i) points.emplace_back(Vec3{inside(rng), inside(rng), inside(rng)});
   for (int c = 0; c < 8; ++c) points.emplace_back(c & 1 ? 1 : -1, c & 2 ? 1 : -1, c & 4 ? 1 : -1);
   for (int i = 0; i < 3; ++i) {  // face centres and edge midpoints lie on the hull but are not vertices
     points.push_back(Vec3::Unit(i));
@@ -146,7 +147,10 @@ TEST(Polytope, FlatSetsUseThePolygonHull) {
   const Vec3 e2 = e1.cross(Vec3(0, 0, 1)).normalized();
   for (const double noise : {0.0, 1e-14}) {  // exactly and nearly flat
     std::vector<Vec3> points;
-    for (int i = 0; i < 3000; ++i) points.push_back(Vec3(5, -2, 1) + uni(rng) * e1 + uni(rng) * e2 + noise * uni(rng) * e1.cross(e2));
+    for (int i = 0; i < 3000; ++i) {
+      const Vec3 c = proxima::test::draw_vec3(uni, rng);
+      points.push_back(Vec3(5, -2, 1) + c.x() * e1 + c.y() * e2 + noise * c.z() * e1.cross(e2));
+    }
     const Polytope poly(points);
     EXPECT_EQ(poly.dimension(), 2);
     EXPECT_GE(poly.size(), 3);
@@ -158,7 +162,10 @@ TEST(Polytope, FlatSetsUseThePolygonHull) {
   // above it): qhull's 3-D hull, slivers and all.
   for (const double thickness : {1e-8, 1e-9, 4e-10}) {
     std::vector<Vec3> slab;
-    for (int i = 0; i < 2000; ++i) slab.push_back(uni(rng) * e1 + uni(rng) * e2 + thickness * uni(rng) * e1.cross(e2));
+    for (int i = 0; i < 2000; ++i) {
+      const Vec3 c = proxima::test::draw_vec3(uni, rng);
+      slab.push_back(c.x() * e1 + c.y() * e2 + thickness * c.z() * e1.cross(e2));
+    }
     const Polytope thin(slab);
     const std::string label = "thin slab " + std::to_string(thickness);
     EXPECT_EQ(thin.dimension(), 3) << label;
@@ -246,14 +253,14 @@ TEST(Polytope, NeedlesAndSlivers) {
   std::uniform_real_distribution<double> uni(-1, 1);
   for (const double width : {1e-6, 1e-9}) {  // solid needles of shrinking width (above the flatness tolerance)
     std::vector<Vec3> needle;
-    for (int i = 0; i < 1000; ++i) needle.push_back(Vec3(uni(rng) * 5, width * uni(rng), width * uni(rng)));
+    for (int i = 0; i < 1000; ++i) needle.push_back(Vec3{uni(rng) * 5, width * uni(rng), width * uni(rng)});
     const Polytope poly(needle);
     EXPECT_EQ(poly.dimension(), 3) << "width " << width;
     expect_support_is_exact(poly, needle, 22, 1000, "needle width " + std::to_string(width));
   }
   // Collinear up to the flatness tolerance: treated as a segment, support exact to that tolerance.
   std::vector<Vec3> hair;
-  for (int i = 0; i < 1000; ++i) hair.push_back(Vec3(uni(rng), 1e-12 * uni(rng), 1e-12 * uni(rng)));
+  for (int i = 0; i < 1000; ++i) hair.push_back(Vec3{uni(rng), 1e-12 * uni(rng), 1e-12 * uni(rng)});
   const Polytope segment(hair);
   EXPECT_EQ(segment.dimension(), 1);
   for (const Vec3& d : test::directions(23, 500)) {
@@ -307,7 +314,7 @@ TEST(Polytope, ScalesAndFarFromOrigin) {
       std::mt19937_64 rng(15);
       std::normal_distribution<double> normal;
       for (int i = 0; i < 500; ++i) {
-        const Vec3 d = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+        const Vec3 d = Vec3{normal(rng), normal(rng), normal(rng)}.normalized();
         int hint = -1;
         // Relative to the size of the set (its far placement costs digits in d . p, not in the hull).
         ASSERT_NEAR(d.dot(poly.support(d, hint)), brute_max(points, d), 1e-12 * scale * (3 + 2 * offset)) << label << " case " << i;
@@ -348,9 +355,9 @@ TEST(Polytope, ScanIsTheSequentialFirstMaximum) {
     std::vector<Vec3> points;
     for (int i = 0; i < count; ++i) {
       if (sphere) {
-        points.push_back(Vec3(normal(rng), normal(rng), normal(rng)).normalized());
+        points.push_back(Vec3{normal(rng), normal(rng), normal(rng)}.normalized());
       } else {
-        points.emplace_back(coord(rng), coord(rng), coord(rng));
+        points.emplace_back(Vec3{double(coord(rng)), double(coord(rng)), double(coord(rng))});
       }
     }
     const Polytope poly(points);
@@ -363,7 +370,7 @@ TEST(Polytope, ScanIsTheSequentialFirstMaximum) {
         for (int z = -1; z <= 1; ++z) dirs.emplace_back(x, y, z);
       }
     }
-    for (int k = 0; k < 20; ++k) dirs.emplace_back(normal(rng), normal(rng), normal(rng));
+    for (int k = 0; k < 20; ++k) dirs.emplace_back(Vec3{normal(rng), normal(rng), normal(rng)});
     for (const Vec3& d : dirs) {
       ASSERT_EQ(poly.scan(d), sequential_first_maximum(poly, d))
           << "trial " << trial << " size " << poly.size() << " d " << d.transpose();

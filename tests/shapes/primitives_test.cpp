@@ -29,7 +29,7 @@ TEST(Box, SupportIsTheMaximisingVertex) {
   std::mt19937_64 rng(7);
   std::normal_distribution<double> n;
   for (int i = 0; i < 200; ++i) {
-    const Vec3 d(n(rng), n(rng), n(rng));
+    const Vec3 d{n(rng), n(rng), n(rng)};
     double best = -INFINITY;
     for (int c = 0; c < 8; ++c) {
       const Vec3 corner((c & 1 ? 1 : -1) * 1.0, (c & 2 ? 1 : -1) * 2.0, (c & 4 ? 1 : -1) * 0.5);
@@ -75,8 +75,10 @@ TEST(PlanarNorm, MatchesLongDoubleHypotAtEveryScale) {
   int fast = 0;
   int library = 0;
   for (int c = 0; c < 200000; ++c) {
-    const double x = std::ldexp(u(rng), e(rng));
-    const double y = c % 7 == 0 ? 0.0 : std::ldexp(u(rng), c % 3 == 0 ? e(rng) : std::ilogb(x == 0 ? 1.0 : x) + 1);
+    const double x_mantissa = u(rng);
+    const double x = std::ldexp(x_mantissa, e(rng));
+    const double y_mantissa = c % 7 == 0 ? 0.0 : u(rng);
+    const double y = c % 7 == 0 ? 0.0 : std::ldexp(y_mantissa, c % 3 == 0 ? e(rng) : std::ilogb(x == 0 ? 1.0 : x) + 1);
     const double got = planar_norm(x, y);
     const long double ref = std::sqrt(static_cast<long double>(x) * x + static_cast<long double>(y) * y);
     const double s2 = x * x + y * y;
@@ -107,7 +109,7 @@ TEST(Shapes, SmoothSupportsIndependentOfDirectionLength) {
   const Cone cone(0.9, 0.4);
   const Ellipsoid ell(Vec3(0.3, 1.1, 2.5));
   for (int c = 0; c < 2000; ++c) {
-    const Vec3 d(n(rng), n(rng), n(rng));
+    const Vec3 d{n(rng), n(rng), n(rng)};
     const Vec3 ref_cyl = cyl.support(d);
     const Vec3 ref_cone = cone.support(d);
     const Vec3 ref_ell = ell.support(d);

@@ -29,7 +29,7 @@ inline std::vector<Vec3> directions(std::uint64_t seed, int n) {
   std::normal_distribution<double> normal;
   std::uniform_real_distribution<double> exponent(-3, 3);
   for (int i = 0; i < n; ++i) {
-    const Vec3 d(normal(rng), normal(rng), normal(rng));
+    const Vec3 d{normal(rng), normal(rng), normal(rng)};
     out.push_back(d.normalized() * std::pow(10.0, exponent(rng)));
   }
   return out;

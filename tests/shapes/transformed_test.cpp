@@ -2,6 +2,7 @@
 // Tests for transformed.hpp. Oracles: brute force over the placed corners of a box; the rounded
 // identity support == core + margin * d / |d| after placement; hint pass-through on a Polytope.
 #include "support_oracle.hpp"
+#include "support/draws.hpp"
 
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/capsule.hpp>
@@ -18,7 +19,8 @@ TEST(Transformed, PlacedBoxMatchesItsPlacedCorners) {
   std::mt19937_64 rng(91);
   std::uniform_real_distribution<double> angle(-3, 3);
   for (int trial = 0; trial < 30; ++trial) {
-    const Pose pose = Pose::from_euler_xyz(angle(rng), angle(rng), angle(rng), Vec3(angle(rng), 5, -2));
+    const Vec3 turn = proxima::test::draw_vec3(angle, rng);
+    const Pose pose = Pose::from_euler_xyz(turn.x(), turn.y(), turn.z(), Vec3(angle(rng), 5, -2));
     const Vec3 h(0.5, 1, 2);
     const Transformed<Box> placed(Box(h), pose);
     for (const Vec3& d : test::directions(92 + std::uint64_t(trial), 100)) {
