@@ -598,15 +598,21 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     }
     const Vec3 xs = frame.origin + scale * z.head<3>();
     const Vec3 ys = frame.origin + scale * z.tail<3>();
-    std::vector<double> world(m);
-    for (std::size_t k = 0; k < m; ++k) world[k] = ws_.lambda[k] * scale * scale;
-    return (ys - xs).norm() - support_lower_bound(a, pose_a, b, pose_b, xs, ys, world);
+    plane_multipliers_.resize(m);  // world units; grows once per solver, no allocation after
+    for (std::size_t k = 0; k < m; ++k) plane_multipliers_[k] = ws_.lambda[k] * scale * scale;
+    return (ys - xs).norm() - support_lower_bound(a, pose_a, b, pose_b, xs, ys, plane_multipliers_);
   };
   // The plane bound of a tip's iterates wanders (on one diamond / hexagonal nut configuration
   // of IpmSweep it was below 1e-13 from iteration 90 to 190 and 2.9e-7 at 200), so a solve that
   // has run past kPlaneCheckFrom iterations asks for it every kPlaneCheckEvery and stops at the
   // first certified iterate rather than at whichever iterate the cap lands on.
-  const auto plane_checkpoint = [&](const Vec6& z) { return plane_gap(z) <= kIpmSupportGapRelative * scale; };
+  // The gap of the last checkpoint: a solve that ends there (Termination::checkpoint) returns that
+  // very iterate with those multipliers, so certify_by_plane reuses it instead of recomputing.
+  double checkpoint_gap = kNaN;
+  const auto plane_checkpoint = [&](const Vec6& z) {
+    checkpoint_gap = plane_gap(z);
+    return checkpoint_gap <= kIpmSupportGapRelative * scale;
+  };
   if (plane_certifiable) {
     options.checkpoint_from = kPlaneCheckFrom;
     options.checkpoint_every = kPlaneCheckEvery;
@@ -620,7 +626,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
     if (!plane_certifiable || out.termination == Termination::converged || out.termination == Termination::stopped) {
       return;
     }
-    support_gap = plane_gap(out.z);
+    support_gap = out.termination == Termination::checkpoint ? checkpoint_gap : plane_gap(out.z);
     support_certified = support_gap <= kIpmSupportGapRelative * scale;
   };
   certify_by_plane();

@@ -131,6 +131,7 @@ class DistanceSolver {
   std::vector<EpigraphTerm> epigraph_;
   std::array<double, 12> exponents_{};
   std::vector<double> multipliers_;
+  std::vector<double> plane_multipliers_;  // scratch of the separating-plane checks (world units)
   std::vector<double> warm_lambda_;
   std::vector<double> polish_lambda_;  // the polish's starting multipliers (normalised)
   // Warm start: the last points in each object's frame, multipliers (world units), barrier.
