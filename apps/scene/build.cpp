@@ -160,7 +160,15 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
     if (has_support) built.convex = build_convex(spec);
     if (const auto* m = std::get_if<MeshSpec>(&spec.value)) built.mesh = build_mesh(spec, *m, base_dir);
     if (built.convex) built.mesh = polytope_mesh(*built.convex);
-    built.implicit = build_implicit(spec);
+    if (built.convex) {
+      try {
+        built.implicit = build_implicit(spec);
+      } catch (const InvalidInput& e) {
+        built.implicit_error = e.what();
+      }
+    } else {
+      built.implicit = build_implicit(spec);
+    }
   } catch (const InvalidInput& e) {
     built.error = e.what();
   } catch (const std::exception& e) {

@@ -27,6 +27,10 @@ struct BuiltShape {
   /// The implicit form (interior-point queries): implicit, hyperquadric, superquadric, ellipsoid
   /// and sphere shapes.
   std::shared_ptr<const ipm::Object> implicit;
+  /// Why the implicit form of a shape that has a support form could not be built (a sphere or
+  /// ellipsoid whose quadric matrix 1/r^2 overflows, say): the shape stays usable by GJK / EPA,
+  /// and interior-point queries on it report this.
+  std::string implicit_error;
   std::string error;
   /// True when `error` comes from an exception other than InvalidInput: a library bug, not bad
   /// input (the fuzzers fail on it).

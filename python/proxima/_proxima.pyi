@@ -34,6 +34,7 @@ class Detail(IntEnum):
     non_finite = 7
     degenerate_simplex = 8
     face_capacity = 9
+    scale_out_of_range = 10
 
 class Pose:
     """A rigid placement world = R @ local + t; quaternions are (w, x, y, z) unless scalar_first=False."""

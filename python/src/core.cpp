@@ -82,7 +82,8 @@ void bind_core(py::module_& m) {
       .value("touching", Detail::touching)
       .value("non_finite", Detail::non_finite)
       .value("degenerate_simplex", Detail::degenerate_simplex)
-      .value("face_capacity", Detail::face_capacity);
+      .value("face_capacity", Detail::face_capacity)
+      .value("scale_out_of_range", Detail::scale_out_of_range);
 
   // ---- pose --------------------------------------------------------------------------------------
   py::class_<Pose>(m, "Pose", kPoseDoc)

@@ -131,6 +131,7 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
                                const gjk::GjkOptions& options) {
   // gjk::detail::query_scale
   const double scale = a.sphere.radius + b.sphere.radius + (a.sphere.center - b_in_a.apply(b.sphere.center)).norm();
+  if (!gjk::detail::scale_in_range(scale)) return gjk::detail::out_of_range_result<IntersectResult>();
   // gjk::detail::first_direction without a warm direction
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
@@ -208,6 +209,7 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
                                const gjk::GjkOptions& options) {
   // gjk::detail::query_scale and first_direction (cold), as in intersect_impl.
   const double scale = a.sphere.radius + b.sphere.radius + (a.sphere.center - b_in_a.apply(b.sphere.center)).norm();
+  if (!gjk::detail::scale_in_range(scale)) return gjk::detail::out_of_range_result<IntersectResult>();
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
   // MinkowskiDifference::support, w only.

@@ -16,6 +16,7 @@
 #include "batch/small_polytope.hpp"
 
 #include <proxima/core/tolerance.hpp>
+#include <proxima/gjk/distance.hpp>
 
 #include <algorithm>
 #include <array>
@@ -417,6 +418,7 @@ struct Start {
   Vec3 w;
   double contact_sq;
   double band;
+  bool in_range;  // gjk::detail::scale_in_range(scale): otherwise no run, out_of_range_result
 };
 
 // Entries [first, first + 4) of one row of a PoseGroup, the last valid entry repeated past count.
@@ -466,14 +468,15 @@ __attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallP
     const D band = add(set1(0.0), _mm256_sqrt_pd(contact_sq));  // margin + sqrt(contact_sq)
     // support() scans A along -v and B along R^T v: v = -direction (negation is exact).
     const V3 w = support(a, b, tmp, {neg(d.x), neg(d.y), neg(d.z)});
-    alignas(32) double wx[kLanes], wy[kLanes], wz[kLanes], cs[kLanes], bd[kLanes];
+    alignas(32) double wx[kLanes], wy[kLanes], wz[kLanes], cs[kLanes], bd[kLanes], sc[kLanes];
     store(wx, w.x);
     store(wy, w.y);
     store(wz, w.z);
     store(cs, contact_sq);
     store(bd, band);
+    store(sc, scale);
     for (std::size_t l = 0; l < kLanes && first + l < count; ++l) {
-      out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l]};
+      out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l], gjk::detail::scale_in_range(sc[l])};
     }
   }
 }
@@ -535,12 +538,21 @@ void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope
   Lanes s{};
   std::size_t element[kLanes] = {};
   std::size_t next = 0;
+  // Elements whose scale gjk::intersect refuses get its answer here and never take a lane.
+  const auto skip_out_of_range = [&] {
+    while (next < m && !start[next].in_range) {
+      out[next] = gjk::detail::out_of_range_result<IntersectResult>();
+      ++next;
+    }
+  };
   int busy = 0;
+  skip_out_of_range();
   for (int l = 0; l < kLanes && next < m; ++l) {
     element[l] = next;
     start_lane(s, l, poses, next, start[next]);
     ++next;
     ++busy;
+    skip_out_of_range();
   }
   while (busy > 0) {
     step(s, a, b, options);
@@ -550,6 +562,7 @@ void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope
       const auto outcome = static_cast<Outcome>(static_cast<int>(s.outcome[u]));
       if (outcome == kGoOn) continue;
       out[element[l]] = finish_lane(s, l, outcome);
+      skip_out_of_range();
       if (next < m) {
         element[l] = next;
         start_lane(s, l, poses, next, start[next]);

@@ -25,6 +25,7 @@ std::string_view to_string(Detail detail) noexcept {
     case Detail::non_finite: return "non_finite";
     case Detail::degenerate_simplex: return "degenerate_simplex";
     case Detail::face_capacity: return "face_capacity";
+    case Detail::scale_out_of_range: return "scale_out_of_range";
   }
   return "unknown";
 }

@@ -49,6 +49,35 @@ TEST(BadInput, ScenesThatAreJsonButNotScenesExitTwo) {
   EXPECT_TRUE(contains(q.err, "queries: missing")) << q.err;
 }
 
+TEST(BadInput, ShapesFarFromUnitScaleAreAnsweredAsOutOfRangeNotAsBadShapes) {
+  // A sphere of radius 1e200 has a support form but no implicit one (its quadric 1/r^2
+  // underflows): GJK queries report the scale, interior-point queries say why they cannot run,
+  // and a unit query in the same scene is answered.
+  const std::string scene = R"({
+    "shapes": {"huge": {"type": "sphere", "radius": 1e200}, "tiny": {"type": "box", "half_extents": [1e-40, 1e-40, 1e-40]},
+               "unit": {"type": "sphere", "radius": 1}},
+    "queries": [
+      {"id": "huge", "kind": "distance", "a": "huge", "b": "huge", "pose_b": {"translation": [3e200, 0, 0]}},
+      {"id": "tiny", "kind": "penetration", "a": "tiny", "b": "tiny", "pose_b": {"translation": [1e-40, 0, 0]}},
+      {"id": "huge-ipm", "kind": "distance", "method": "ipm", "a": "huge", "b": "unit"},
+      {"id": "unit", "kind": "distance", "a": "unit", "b": "unit", "pose_b": {"translation": [3, 0, 0]}}
+    ]})";
+  const CommandResult r = run_proxima("run -", &scene);
+  ASSERT_EQ(r.lines.size(), 4u) << r.out << r.err;
+  for (int i : {0, 1}) {
+    EXPECT_EQ(r.lines[i]["status"], "ok") << r.out;
+    EXPECT_EQ(r.lines[i]["solver_status"], "degenerate_input") << r.out;
+    EXPECT_EQ(r.lines[i]["detail"], "scale_out_of_range") << r.out;
+    EXPECT_EQ(r.lines[i]["converged"], false) << r.out;
+  }
+  EXPECT_TRUE(r.lines[0]["distance"].is_null()) << r.out;
+  EXPECT_TRUE(r.lines[1]["depth"].is_null()) << r.out;
+  EXPECT_EQ(r.lines[2]["status"], "error") << r.out;
+  EXPECT_TRUE(contains(r.lines[2]["message"].get<std::string>(), "shape \"huge\" has no implicit form")) << r.out;
+  EXPECT_EQ(r.lines[3]["status"], "ok") << r.out;
+  EXPECT_NEAR(r.lines[3]["distance"].get<double>(), 1.0, 1e-12);
+}
+
 TEST(BadInput, MissingMeshFileAndMissingShapeNameFailOnlyTheirQueries) {
   const CommandResult r = run_proxima("run '" + scene_path("missing_mesh.json") + "'");
   EXPECT_EQ(r.exit_code, 1);

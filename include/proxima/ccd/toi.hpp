@@ -63,6 +63,12 @@ ToiResult advance(const A& a, const B& b, double t_max, double scale, const ToiO
     Pose pa, pb;
     place(t, pa, pb);
     const DistanceResult d = gjk::distance(a, pa, b, pb, options.gjk, warm);
+    if (d.status == Status::degenerate_input) {  // non-finite values or a scale GJK refuses
+      r.status = d.status;
+      r.detail = d.detail;
+      r.normal = nan_vec3();
+      return r;
+    }
     // An unconverged GJK distance is an upper bound, so "at most tol" still proves contact.
     if (d.intersect || d.distance <= tol) {
       r.contact = true;

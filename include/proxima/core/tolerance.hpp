@@ -141,6 +141,19 @@ inline constexpr double kGjkAbsoluteTolerance = 1e-24;
 /// GJK: iteration cap. Polytopes need at most a few dozen; smooth shapes converge linearly and
 /// reach the relative tolerance in well under this.
 inline constexpr int kGjkMaxIterations = 128;
+/// GJK, EPA and the closed forms: the range of query scales (length units) they answer. The
+/// sub-distance routine and EPA form products of up to four or six coordinates, which overflow or
+/// underflow far from 1: the same random pairs scaled by 10^k answered right for k in [-50, 75]
+/// and gave wrong answers reported as converged from k = -55 and k = 80 on (a separated pair
+/// "intersecting", an overlapping pair "touching"; tests/limits/scale_range_test.cpp). Outside
+/// this range (two Points at one place, scale 0, are answered) a query returns status
+/// degenerate_input, detail scale_out_of_range, and no answer;
+/// express such shapes in other units. Larger bounds would let those wrong answers through;
+/// smaller ones refuse shapes that are answered right. This is the lower end, in length units.
+inline constexpr double kGjkMinScale = 1e-30;
+/// GJK, EPA and the closed forms: the upper end of the query scales they answer (kGjkMinScale
+/// says why), in length units.
+inline constexpr double kGjkMaxScale = 1e30;
 
 // ----------------------------------------------------------------------------------------------
 // epa

@@ -14,6 +14,8 @@
 
 #include <proxima/core/pose.hpp>
 #include <proxima/core/results.hpp>
+#include <proxima/core/status.hpp>
+#include <proxima/core/tolerance.hpp>
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/capsule.hpp>
 #include <proxima/shapes/sphere.hpp>
@@ -67,17 +69,31 @@ inline void closest_on_segments(const Vec3& p1, const Vec3& d1, const Vec3& p2, 
   c2 = p2 + t * d2;
 }
 
+/// The answer of a query whose scale is outside [kGjkMinScale, kGjkMaxScale] (tolerance.hpp):
+/// no values (NaN, intersect false), status degenerate_input, detail scale_out_of_range.
+template <class Result>
+Result out_of_range_result() {
+  Result r;
+  r.status = Status::degenerate_input;
+  r.detail = Detail::scale_out_of_range;
+  return r;
+}
+
 /// The answer for cores (points of A's and B's cores, world) at distance |cb - ca| with margins
 /// (radii) ra, rb: the rounded shapes' distance, closest points, normal; or a common point.
-inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb) {
+/// `core_sizes`: the cores' own extent (half-lengths, half-extents), which with the radii and
+/// |cb - ca| gives the query's scale; out of range, out_of_range_result().
+inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb, double core_sizes = 0) {
+  const Vec3 diff = cb - ca;
+  const double core = diff.norm();
+  const double margins = ra + rb;
+  const double scale = core + margins + core_sizes;
+  if (!(scale >= kGjkMinScale && scale <= kGjkMaxScale)) return out_of_range_result<DistanceResult>();
   DistanceResult r;
   r.gap = 0;
   r.iterations = 0;
   r.status = Status::converged;
   r.detail = Detail::none;
-  const Vec3 diff = cb - ca;
-  const double core = diff.norm();
-  const double margins = ra + rb;
   if (core <= margins) {
     r.distance = 0;
     r.intersect = true;
@@ -112,7 +128,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
   const Vec3& c = pa.translation();
   const double dd = d.squaredNorm();
   const double t = dd > 0 ? std::clamp((c - p).dot(d) / dd, 0.0, 1.0) : 0.0;
-  return rounded_answer(c, a.radius(), p + t * d, b.radius());
+  return rounded_answer(c, a.radius(), p + t * d, b.radius(), b.half_length());
 }
 
 inline DistanceResult closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
@@ -120,7 +136,7 @@ inline DistanceResult closed_form(const Capsule& a, const Pose& pa, const Capsul
   capsule_segment(a, pa, p1, d1);
   capsule_segment(b, pb, p2, d2);
   closest_on_segments(p1, d1, p2, d2, c1, c2);
-  return rounded_answer(c1, a.radius(), c2, b.radius());
+  return rounded_answer(c1, a.radius(), c2, b.radius(), a.half_length() + b.half_length());
 }
 
 inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Box& b, const Pose& pb) {
@@ -129,8 +145,8 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Box& b,
   const Vec3& h = b.half_extents();
   const Vec3 q = c.cwiseMax(-h).cwiseMin(h);
   // Centre inside the box (q == c): the centre is a common point, rounded_answer sees core 0.
-  if (q == c) return rounded_answer(pa.translation(), a.radius(), pa.translation(), 0);
-  return rounded_answer(pa.translation(), a.radius(), pb.apply(q), 0);
+  if (q == c) return rounded_answer(pa.translation(), a.radius(), pa.translation(), 0, h.maxCoeff());
+  return rounded_answer(pa.translation(), a.radius(), pb.apply(q), 0, h.maxCoeff());
 }
 
 /// The answer for (B, A) turned into the answer for (A, B).

@@ -23,6 +23,7 @@
 #include <proxima/gjk/options.hpp>
 #include <proxima/gjk/simplex.hpp>
 #include <proxima/shapes/concepts.hpp>
+#include <proxima/shapes/point.hpp>
 
 #include <algorithm>
 #include <array>
@@ -54,6 +55,19 @@ double query_scale(const A& a, const B& b, const Pose& b_in_a) {
   const BoundingSphere sa = a.bounding_sphere();
   const BoundingSphere sb = b.bounding_sphere();
   return sa.radius + sb.radius + (sa.center - b_in_a.apply(sb.center)).norm();
+}
+
+/// True when kGjkMinScale <= scale <= kGjkMaxScale (tolerance.hpp says why); false for NaN.
+inline bool scale_in_range(double scale) { return scale >= kGjkMinScale && scale <= kGjkMaxScale; }
+
+/// True when GJK and EPA answer a query of this scale on A and B: in range, or two Points at one
+/// place (scale exactly 0; for other shapes a scale of 0 means the radii underflowed).
+template <class A, class B>
+bool scale_answered(double scale) {
+  if constexpr (std::is_same_v<A, Point> && std::is_same_v<B, Point>) {
+    if (scale == 0) return true;
+  }
+  return scale_in_range(scale);
 }
 
 /// Places a warm-start simplex (shape-local points) with the current relative pose.
@@ -297,6 +311,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
+  if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
   GjkRun run;
   run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, warm, run);
 
@@ -351,7 +366,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 ///  - gap: upper bound on (reported distance - true distance) from the Frank-Wolfe duality gap;
 ///  - status converged (detail duality_gap, origin_enclosed, or at the rounding floor
 ///    repeated_support / no_progress, in which case `gap` says how tight it is),
-///    iteration_limit (best bound so far), degenerate_input (non_finite).
+///    iteration_limit (best bound so far), degenerate_input (non_finite; scale_out_of_range, with
+///    no answer, when the scale is outside [kGjkMinScale, kGjkMaxScale], tolerance.hpp).
 /// Tolerance: options.relative_tolerance on |v|^2, options.absolute_tolerance on scale^2.
 /// Cost: one support call of A and of B per iteration plus the sub-distance routine; polytope
 /// pairs typically take under 10 iterations. No heap allocation.

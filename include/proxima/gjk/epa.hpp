@@ -263,6 +263,7 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = detail::query_scale(a, b, b_in_a);
+  if (!detail::scale_answered<A, B>(scale)) return detail::out_of_range_result<PenetrationResult>();
   const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options.gjk, detail::GjkMode::distance, warm);
 
   const double margin_a = proxima::margin(a);

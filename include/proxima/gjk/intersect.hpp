@@ -31,6 +31,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
+  if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();
   GjkRun run;
   run_warm_gjk<GjkMode::intersect, Store>(md, pose_a, scale, options, warm, run);
 
