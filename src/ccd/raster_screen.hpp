@@ -62,11 +62,13 @@ struct VertexRecord {
 };
 
 /// How far a drawn screen piece may stray from its projected boundary curve, as a fraction of the
-/// pixel (the row height): boundary pieces are halved until their midpoint is within this of the
-/// chord (and their time error moves a point by less than this). Cost only in the sense that the
-/// scans pad by twice this (kCandidatePadPerPixel), so that two pieces of one crossing are still
-/// within the pad: drawing finer than the rows costs more pieces but pairs far fewer records,
-/// windows and vertex-boundary candidates (ccd-speed7: 1/8; it was 1/2 with a pad of one pixel).
+/// pixel (the row height): a piece is halved until its midpoint is within this of its chord (and
+/// until its time error moves a point by less than this). The scans pad by twice this
+/// (kCandidatePadPerPixel), so two drawn pieces of one crossing stay within the pad. Smaller draws
+/// more pieces (at the presets the time resolution decides most halvings anyway) and pairs fewer
+/// records that do not cross. 1/8 since ccd-speed7 (it was 1/2, with a one-pixel pad):
+/// docs/algorithms/ccd.md, "Drawing finer than the rows"; tests/ccd/raster_draw_error_test.cpp
+/// checks the bound.
 inline constexpr double kDrawErrorPerPixel = 1.0 / 8;
 /// The candidate pad of the scans, as a fraction of the pixel: a vertex (projected exactly) within
 /// it of the other body's drawn boundary, or two drawn edge pieces within it of each other, are
