@@ -110,7 +110,8 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // whose projections meet. A face part holds a projected vertex when the boundary pieces of the
 // part that cross the vertex's r below its h are odd in number (half-open in r, so a piece end on
 // the line counts once); it is also a candidate when a piece passes within `pad` (the projected
-// boundary is only pixel-accurate, and the seed's VE / VV cases live there). Sorted, unique.
+// boundary is only accurate to the drawing error, and the seed's VE / VV cases live there).
+// Sorted, unique.
 struct VertexFaceScratch {
   std::vector<unsigned char> state;
   std::vector<int> touched;
@@ -249,7 +250,8 @@ std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixe
 
 // Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
 // come within `pad` of each other (B's records of the row and of the two next to it: each
-// polyline is only pixel-accurate, so near a row boundary the two may sit in neighbouring rows).
+// polyline is only accurate to the drawing error, below a pixel, so near a row boundary the two
+// may sit in neighbouring rows).
 // The time window is the difference of the two records' time ranges, widened by the pieces' time
 // errors and by the time each needs to move by `pad` along itself. It is deliberately not the
 // single estimate t_A - t_B at the crossing of the two pieces: two nearly parallel projections
@@ -942,7 +944,8 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   draw_body(a, a_points, a_normals, screen, settings, work.raster_a, work.draw);
 
   // Steps 5-6: the candidates, then their analytic resolution.
-  const double pad = pixel;
+  // Twice the drawing error (each body's pieces stray at most kDrawErrorPerPixel of a pixel).
+  const double pad = kCandidatePadPerPixel * pixel;
   Resolver resolver(ga, gb, screw, options, scale, cull, work.found, work.basis);
   std::vector<std::pair<int, int>>& vf = work.vf;
   std::vector<std::pair<int, int>>& fv = work.fv;

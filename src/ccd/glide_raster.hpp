@@ -11,9 +11,10 @@ namespace proxima::ccd::detail {
 /// 2.-4. both bodies drawn on the screen (raster_screen.hpp): B's forward-facing and A's
 ///    backward-facing face parts, A doppeled, edges to pixel records sorted by row and hmin;
 /// 5. vertex-in-face scans: per projected vertex, the other body's parts whose projection holds it
-///    (crossing parity along the row) or passes within a pixel (the seed's VE / VV cases);
+///    (crossing parity along the row) or passes within the pad, a quarter pixel (the seed's VE / VV
+///    cases; raster_screen.hpp, kCandidatePadPerPixel);
 /// 6. edge-crossing scan: per row, pairs of non-virtual edge records of A and B whose screen
-///    pieces meet within a pixel, with the time estimate t_A - t_B from the pieces;
+///    pieces meet within the pad, with the time estimate t_A - t_B from the pieces;
 /// then each candidate is resolved analytically: vertex-face times by the entering roots of the
 /// closed-form plane distance (the seed's Newton step, made safe by splitting at the function's
 /// turning points), edge-edge times by bracketing the triple product around the screen estimate.

@@ -210,19 +210,20 @@ class Drawer {
   }
 
   // Seed section 9, third step: halve the 3-D piece until its projection is straight to within
-  // half a pixel and its screen time linear to within the time resolution.
+  // kDrawErrorPerPixel of a pixel and its screen time linear to within the time resolution.
   void draw_piece(const Vec3& x0, const ScreenPoint& p0, const Vec3& x1, const ScreenPoint& p1, Branch branch, int edge,
                   int part, int depth) {
     if (out_.out_of_records) return;
     const Vec3 xm = (x0 + x1) / 2;
     const ScreenPoint pm = project(xm, branch);
     const double dr = pm.r - (p0.r + p1.r) / 2, dh = pm.h - (p0.h + p1.h) / 2, dt = pm.t - (p0.t + p1.t) / 2;
-    // A time error that the flow turns into less than half a pixel of travel is as good as the
+    // A time error that the flow turns into less travel than the drawing error is as good as the
     // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
     // while the points hardly move, and no subdivision would make it linear there.
     auto speed = [&] { return std::sqrt(pm.r * pm.r * screen_.theta * screen_.theta + screen_.glide * screen_.glide); };
-    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed() <= set_.pixel / 2;
-    const bool straight = dr * dr + dh * dh <= (set_.pixel / 2) * (set_.pixel / 2) && timely;
+    const double error = kDrawErrorPerPixel * set_.pixel;
+    const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed() <= error;
+    const bool straight = dr * dr + dh * dh <= error * error && timely;
     if (!straight && depth < set_.max_subdivision) {
       draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
       draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);

@@ -61,6 +61,20 @@ struct VertexRecord {
   int vertex;
 };
 
+/// How far a drawn screen piece may stray from its projected boundary curve, as a fraction of the
+/// pixel (the row height): a piece is halved until its midpoint is within this of its chord (and
+/// until its time error moves a point by less than this). The scans pad by twice this
+/// (kCandidatePadPerPixel), so two drawn pieces of one crossing stay within the pad. Smaller draws
+/// more pieces (at the presets the time resolution decides most halvings anyway) and pairs fewer
+/// records that do not cross. 1/8 since ccd-speed7 (it was 1/2, with a one-pixel pad):
+/// docs/algorithms/ccd.md, "Drawing finer than the rows"; tests/ccd/raster_draw_error_test.cpp
+/// checks the bound.
+inline constexpr double kDrawErrorPerPixel = 1.0 / 8;
+/// The candidate pad of the scans, as a fraction of the pixel: a vertex (projected exactly) within
+/// it of the other body's drawn boundary, or two drawn edge pieces within it of each other, are
+/// candidates. Twice the drawing error, the sum of the two bodies' errors.
+inline constexpr double kCandidatePadPerPixel = 2 * kDrawErrorPerPixel;
+
 /// What drawing a body needs to know.
 struct RasterSettings {
   double pixel = 1;            ///< row height, and the screen distance unit of the tolerances (length)

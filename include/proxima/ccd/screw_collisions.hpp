@@ -21,7 +21,8 @@
 // pixels; scans of the rows give the vertex-in-face and edge-crossing candidates, whose times are
 // then found analytically (Newton / safe bracketing on the same contact functions as the exact
 // mode). The screen only chooses which pairs to examine, so a reported time is exact; a contact
-// whose features the screen does not bring together within a pixel is not found.
+// whose features the screen does not bring together within its candidate pad (a quarter pixel:
+// the boundaries are drawn to an eighth of one) is not found.
 #pragma once
 
 #include <proxima/ccd/screw.hpp>
@@ -147,7 +148,7 @@ struct ScrewResult {
 /// docs/benchmarks.md, "CCD").
 /// Raster specifics: every collision it reports is a root of the same contact functions as the
 /// exact mode (times to time_tolerance), so it reports a subset of the exact mode's collisions:
-/// those whose features the screen brings within a pixel (in tests/ccd/raster_test.cpp: every
+/// those whose features the screen brings within its pad (in tests/ccd/raster_test.cpp: every
 /// first contact of over 600 seeded motions, at pixel sizes 1/4 to 1/256); it leaves out contacts
 /// of features on no backward- (A) / forward-facing (B) face (seed 4.2), e.g. a reflex vertex
 /// whose faces all face away from the motion, which cannot be a first contact.
