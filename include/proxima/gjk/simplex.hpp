@@ -131,15 +131,6 @@ inline SubDistance closest_on_segment(const W& w, int i, int j) {
   return r;
 }
 
-/// The flatness tests below compare a determinant with tol * L^2 (triangle) or tol * L^3
-/// (tetrahedron), L the simplex's longest edge. An edge not from the first vertex is at most the
-/// sum of two edges from it, so 5 x (longest edge from the first vertex)^2 bounds L^2 (4 in exact
-/// arithmetic; the extra 1 covers rounding). Rounded products are monotone, so a determinant that
-/// clears the test with the bound clears it with L: the same decision, and the other edges are
-/// formed only when the bound is not enough. Below this floor (squared lengths) subnormal
-/// differences could break the rounding argument, so the exact L is used there.
-inline constexpr double kFlatnessBoundFloor = 1e-200;
-
 /// Twice the signed area of the 2-D triangle (0, p, q) in coordinates (x, y).
 inline double cross2(const Vec3& p, const Vec3& q, int x, int y) { return p[x] * q[y] - p[y] * q[x]; }
 
@@ -153,16 +144,10 @@ inline void offer_triangle(SubDistance& best, const W& w, int i, int j, int k) {
   const Vec3 ac = w[k] - a;
   const Vec3 n = ab.cross(ac);
   const double nn = n.squaredNorm();
+  const double longest = std::max({ab.squaredNorm(), ac.squaredNorm(), (w[k] - w[j]).squaredNorm()});
   const double tol = kGjkDegenerateSimplexTolerance;
-  const double from_a = std::max(ab.squaredNorm(), ac.squaredNorm());
-  const double bound = 5 * from_a;  // >= the longest edge squared (see kFlatnessBoundFloor)
-  bool proper = from_a > kFlatnessBoundFloor && nn > tol * tol * bound * bound;
-  if (!proper) {
-    const double longest = std::max({ab.squaredNorm(), ac.squaredNorm(), (w[k] - w[j]).squaredNorm()});
-    proper = nn > tol * tol * longest * longest;
-  }
   bool visible[3] = {true, true, true};  // edge opposite vertex i, j, k is a candidate
-  if (proper) {
+  if (nn > tol * tol * longest * longest) {
     // p0: the origin projected on the plane; q: the same relative to a.
     const Vec3 p0 = n * (a.dot(n) / nn);
     const Vec3 q = p0 - a;
@@ -223,20 +208,13 @@ inline SubDistance closest_on_tetrahedron(const W& w) {
   const Vec3 ac = w[2] - a;
   const Vec3 ad = w[3] - a;
   const double volume = ab.dot(ac.cross(ad));  // 6 * signed volume
-  const double from_a = std::max({ab.squaredNorm(), ac.squaredNorm(), ad.squaredNorm()});
-  const double bound = std::sqrt(5 * from_a);  // >= the longest edge (see kFlatnessBoundFloor)
-  bool solid = from_a > kFlatnessBoundFloor &&
-               std::abs(volume) > kGjkDegenerateSimplexTolerance * bound * bound * bound;
-  if (!solid) {
-    double longest = std::max({ab.squaredNorm(), ac.squaredNorm(), ad.squaredNorm(),
-                               (w[2] - w[1]).squaredNorm(), (w[3] - w[1]).squaredNorm(),
-                               (w[3] - w[2]).squaredNorm()});
-    longest = std::sqrt(longest);
-    solid = std::abs(volume) > kGjkDegenerateSimplexTolerance * longest * longest * longest;
-  }
+  double longest = std::max({ab.squaredNorm(), ac.squaredNorm(), ad.squaredNorm(),
+                             (w[2] - w[1]).squaredNorm(), (w[3] - w[1]).squaredNorm(),
+                             (w[3] - w[2]).squaredNorm()});
+  longest = std::sqrt(longest);
   bool visible[4] = {true, true, true, true};  // face opposite vertex v is a candidate
   SubDistance best;
-  if (solid) {
+  if (std::abs(volume) > kGjkDegenerateSimplexTolerance * longest * longest * longest) {
     // Volumes with one vertex replaced by the origin (o = -a relative to a).
     const Vec3 o = -a;
     const double c1 = o.dot(ac.cross(ad));
