@@ -381,6 +381,40 @@ TEST(Polytope, ScanIsTheSequentialFirstMaximum) {
       << "sizes seen: " << sizes.size();
 }
 
+// The fused pair support GJK uses for two scanned polytopes (gjk::MinkowskiDifference) must pick
+// the vertices the separate scans pick, on the same tie-heavy lattice hulls and odd directions.
+TEST(Polytope, FusedPairSupportIsTheTwoScans) {
+  if (!detail::kPolytopeHaveAvx2) GTEST_SKIP() << "no AVX2: the fused path is never taken";
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> coord(-3, 3);
+  std::normal_distribution<double> normal;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<Vec3> pa, pb;
+    for (int i = 0; i < 4 + trial % 40; ++i) pa.emplace_back(coord(rng), coord(rng), coord(rng));
+    for (int i = 0; i < 4 + (trial * 7) % 40; ++i) pb.emplace_back(coord(rng), coord(rng), coord(rng));
+    const Polytope a(pa);
+    const Polytope b(pb);
+    if (a.size() >= kPolytopeHillClimbMinVertices || b.size() >= kPolytopeHillClimbMinVertices) continue;
+    // Quarter turns about z keep lattice ties exact in B's frame; random turns mix them.
+    const Pose b_in_a = trial % 2 == 0 ? Pose::from_quaternion(std::sqrt(0.5), 0, 0, std::sqrt(0.5), Vec3(1, 0, 0))
+                                       : Pose::from_quaternion(normal(rng), normal(rng), normal(rng), normal(rng),
+                                                               Vec3(normal(rng), normal(rng), normal(rng)));
+    std::vector<Vec3> dirs = {Vec3::Zero(), Vec3(-0.0, 0.0, -0.0), Vec3(nan, 0, 0), Vec3(1e308, 1e308, 1e308)};
+    for (int x = -1; x <= 1; ++x) {
+      for (int y = -1; y <= 1; ++y) {
+        for (int z = -1; z <= 1; ++z) dirs.emplace_back(x, y, z);
+      }
+    }
+    for (int k = 0; k < 10; ++k) dirs.emplace_back(normal(rng), normal(rng), normal(rng));
+    for (const Vec3& d : dirs) {
+      const detail::PolytopePairSupport s = detail::polytope_pair_support_avx2(a, b, b_in_a, d);
+      ASSERT_EQ(s.index_a, a.scan(d)) << "trial " << trial << " d " << d.transpose();
+      ASSERT_EQ(s.index_b, b.scan(b_in_a.rotate_inverse(-d))) << "trial " << trial << " d " << d.transpose();
+    }
+  }
+}
+
 TEST(Polytope, ZeroDirectionCopyAndBounds) {
   const std::vector<Vec3> points = points_on_ellipsoid(100, 16);
   const Polytope poly(points);
