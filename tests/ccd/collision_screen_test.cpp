@@ -2,6 +2,8 @@
 // Collision screen (seed 004 sections 7-8): a point carried by the screw for time s keeps its
 // screen position (r, h) and gains exactly s in screen time; when its azimuth passes the +-pi
 // seam, the fixed point it reaches needs doppeling and its doppeled projection matches.
+#include "support/draws.hpp"
+
 #include <proxima/ccd/collision_screen.hpp>
 
 #include <gtest/gtest.h>
@@ -20,16 +22,16 @@ TEST(CollisionScreen, FlowKeepsScreenPositionAndAdvancesTime) {
   int wrapped = 0, plain = 0, translations = 0;
   for (int k = 0; k < 2000; ++k) {
     const double angle = k % 5 == 0 ? 0.0 : std::abs(u(rng)) * 0.8 * std::numbers::pi;
-    const Pose omega = Pose::from_matrix(
-        Eigen::AngleAxisd(angle, Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix(),
-        (k % 7 == 0 ? 0.0 : 2.0) * Vec3(u(rng), u(rng), u(rng)));
+    const Vec3 axis = proxima::test::draw_vec3(u, rng).normalized();
+    const Vec3 shift = (k % 7 == 0 ? 0.0 : 2.0) * proxima::test::draw_vec3(u, rng);
+    const Pose omega = Pose::from_matrix(Eigen::AngleAxisd(angle, axis).toRotationMatrix(), shift);
     const Screw screw = decompose(omega);
     if (screw.is_translation() && screw.glide == 0) continue;
-    const CollisionScreen screen = make_collision_screen(screw, Vec3(u(rng), u(rng), u(rng)));
+    const CollisionScreen screen = make_collision_screen(screw, Vec3{u(rng), u(rng), u(rng)});
     // The canonical frame: y along the axis, orthonormal.
     EXPECT_LT((screen.to_canonical * screw.axis - Vec3::UnitY()).norm(), 1e-12);
     EXPECT_LT((screen.to_canonical * screen.to_canonical.transpose() - Mat3::Identity()).norm(), 1e-12);
-    const Vec3 x = 3 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 x = 3 * Vec3{u(rng), u(rng), u(rng)};
     const double s = (u(rng) + 1) / 2;
     const Vec3 y = screw.apply(x, s);
     const ScreenPoint px = screen.project(x);

@@ -31,12 +31,13 @@ using mesh::Mesh;
 
 Vec3 random_unit(std::mt19937_64& rng) {
   std::normal_distribution<double> n;
-  return Vec3(n(rng), n(rng), n(rng)).normalized();
+  return Vec3{n(rng), n(rng), n(rng)}.normalized();
 }
 
 Pose random_turn(std::mt19937_64& rng, double max_angle, const Vec3& translation = Vec3::Zero()) {
   std::uniform_real_distribution<double> u01(0, 1);
-  return Pose::from_matrix(Eigen::AngleAxisd(max_angle * u01(rng), random_unit(rng)).toRotationMatrix(), translation);
+  const double angle = max_angle * u01(rng);
+  return Pose::from_matrix(Eigen::AngleAxisd(angle, random_unit(rng)).toRotationMatrix(), translation);
 }
 
 // max over phi in [0, theta] of (R(phi) a) . b in closed form: never below a sampled turn (it is an
@@ -84,7 +85,9 @@ TEST(RasterCull, FaceRadialRangesHoldEverySampledPoint) {
     const Mesh& m = meshes[k % 3];
     const bool translation = k % 4 == 0;
     // Near the axis every few placements (the lower bound is then 0 or close to it).
-    const Pose place = random_turn(rng, std::numbers::pi, (k % 5 == 0 ? 0.3 : 3.0) * u01(rng) * random_unit(rng));
+    const double along = u01(rng);
+    const Vec3 place_dir = random_unit(rng);
+    const Pose place = random_turn(rng, std::numbers::pi, (k % 5 == 0 ? 0.3 : 3.0) * along * place_dir);
     std::vector<Vec3> canonical;
     for (const Vec3& v : m.vertices()) canonical.push_back(place.apply(v));
     const auto ranges = detail::face_radial_ranges(m, canonical, translation);
@@ -141,7 +144,8 @@ Motion random_motion(std::mt19937_64& rng, const Mesh& a, const Mesh& b, int k) 
   m.a1 = random_turn(rng, 0.1) * m.a0 * Pose::from_translation(Vec3(0.1 * u01(rng), 0, 0));
   const Vec3 dir = random_unit(rng);
   const Pose turn = random_turn(rng, std::numbers::pi);
-  const Vec3 offset = reach * (k % 2 == 0 ? 1.0 : 0.4) * u01(rng) * random_unit(rng);
+  const double along = u01(rng);
+  const Vec3 offset = reach * (k % 2 == 0 ? 1.0 : 0.4) * along * random_unit(rng);
   m.b0 = Pose::from_matrix(turn.rotation(), reach * (1.02 + 0.5 * u01(rng)) * dir + offset);
   const double spin = k % 3 == 2 ? 2.5 : std::numbers::pi / 4;
   const Mat3 r_end = random_turn(rng, spin).rotation() * turn.rotation();

@@ -395,15 +395,15 @@ TEST(Raster, CapsGiveAStatusAndBadOptionsAreRefused) {
 
 Pose random_rotation_pose(std::mt19937_64& rng, double max_angle, const Vec3& translation) {
   std::uniform_real_distribution<double> u(-1, 1);
-  Vec3 axis(u(rng), u(rng), u(rng));
-  while (axis.norm() < 0.1) axis = Vec3(u(rng), u(rng), u(rng));
+  Vec3 axis{u(rng), u(rng), u(rng)};
+  while (axis.norm() < 0.1) axis = Vec3{u(rng), u(rng), u(rng)};
   const double angle = max_angle * (u(rng) + 1) / 2;
   return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), translation);
 }
 
 Vec3 random_unit(std::mt19937_64& rng) {
   std::normal_distribution<double> n;
-  return Vec3(n(rng), n(rng), n(rng)).normalized();
+  return Vec3{n(rng), n(rng), n(rng)}.normalized();
 }
 
 // first_contact_only stops resolving edge-edge candidates once every remaining time window starts
@@ -433,7 +433,8 @@ TEST(RasterRandom, FirstContactOnlyEqualsTheFullRunsFirstCollisions) {
       const Pose a1 = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a0 * at(0.1 * u01(rng));
       const Vec3 dir = random_unit(rng);
       const Pose turn = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
-      const Vec3 offset = reach * 0.8 * u01(rng) * random_unit(rng);
+      const double along = u01(rng);
+      const Vec3 offset = reach * 0.8 * along * random_unit(rng);
       const Pose b0 = Pose::from_matrix(turn.rotation(), reach * (1.02 + 0.5 * u01(rng)) * dir + offset);
       // Every other motion turns a lot (up to 2.5 rad), the others pass by with a moderate spin.
       const double spin = k % 2 == 0 ? std::numbers::pi / 4 : 2.5;
@@ -600,13 +601,15 @@ TEST(RasterRandom, AxisThroughTheBodiesMatchesExact) {
     double worst = 0;
     for (int k = 0; runs < 80 && k < 800; ++k) {
       const double reach = pc.a.bounding_sphere().radius + pc.b.bounding_sphere().radius;
-      const Pose b_start =
-          random_rotation_pose(rng, std::numbers::pi, reach * (0.5 + 0.5 * u01(rng)) * random_unit(rng));
+      const double spread = 0.5 + 0.5 * u01(rng);
+      const Vec3 start_dir = random_unit(rng);
+      const Pose b_start = random_rotation_pose(rng, std::numbers::pi, reach * spread * start_dir);
       Screw motion;
       motion.axis = random_unit(rng);
       // Every other motion turns about an axis through B's bounding sphere.
       const Vec3 near = k % 2 == 0 ? Vec3::Zero() : b_start.apply(pc.b.bounding_sphere().center);
-      motion.axis_point = near + reach * (k % 2 == 0 ? 0.6 : 0.2) * u01(rng) * random_unit(rng);
+      const double off_axis = u01(rng);
+      motion.axis_point = near + reach * (k % 2 == 0 ? 0.6 : 0.2) * off_axis * random_unit(rng);
       motion.angle = 2.8 * u01(rng);
       motion.glide = reach * 0.4 * (u01(rng) - 0.5);
       const Pose b_end = motion.pose(1) * b_start;
@@ -718,7 +721,8 @@ TEST(RasterRandom, LargeRotationsMatchExact) {
       const Pose a1 = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a0;
       const Vec3 dir = random_unit(rng);
       const Pose turn = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
-      const Vec3 offset = reach * 1.2 * u01(rng) * random_unit(rng);
+      const double along = u01(rng);
+      const Vec3 offset = reach * 1.2 * along * random_unit(rng);
       const Pose b0 = Pose::from_matrix(turn.rotation(), reach * (1.02 + 0.5 * u01(rng)) * dir + offset);
       const Mat3 r_end = random_rotation_pose(rng, 2.5, Vec3::Zero()).rotation() * turn.rotation();
       const Pose b1 = Pose::from_matrix(r_end, -reach * (0.2 + 2.5 * u01(rng)) * dir + offset);

@@ -229,15 +229,15 @@ TEST(ScrewCollisions, OpenMeshesWork) {
 
 Pose random_rotation_pose(std::mt19937_64& rng, double max_angle, const Vec3& translation) {
   std::uniform_real_distribution<double> u(-1, 1);
-  Vec3 axis(u(rng), u(rng), u(rng));
-  while (axis.norm() < 0.1) axis = Vec3(u(rng), u(rng), u(rng));
+  Vec3 axis{u(rng), u(rng), u(rng)};
+  while (axis.norm() < 0.1) axis = Vec3{u(rng), u(rng), u(rng)};
   const double angle = max_angle * (u(rng) + 1) / 2;
   return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), translation);
 }
 
 Vec3 random_unit(std::mt19937_64& rng) {
   std::normal_distribution<double> n;
-  return Vec3(n(rng), n(rng), n(rng)).normalized();
+  return Vec3{n(rng), n(rng), n(rng)}.normalized();
 }
 
 // Checks one reported collision against the geometry at its time (in A's frame): the contact

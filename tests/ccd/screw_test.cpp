@@ -18,11 +18,11 @@ constexpr double kPi = std::numbers::pi;
 
 Pose random_pose(std::mt19937_64& rng, double max_angle, double max_shift) {
   std::uniform_real_distribution<double> u(-1, 1);
-  Vec3 axis(u(rng), u(rng), u(rng));
-  while (axis.norm() < 0.1) axis = Vec3(u(rng), u(rng), u(rng));
+  Vec3 axis{u(rng), u(rng), u(rng)};
+  while (axis.norm() < 0.1) axis = Vec3{u(rng), u(rng), u(rng)};
   const double angle = max_angle * (u(rng) + 1) / 2;
   const Mat3 r = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
-  return Pose::from_matrix(r, max_shift * Vec3(u(rng), u(rng), u(rng)));
+  return Pose::from_matrix(r, max_shift * Vec3{u(rng), u(rng), u(rng)});
 }
 
 TEST(Screw, RoundTripsRandomTransformsTo1e12) {
@@ -42,7 +42,7 @@ TEST(Screw, RoundTripsRandomTransformsTo1e12) {
         EXPECT_LT((omega.rotation() * s.axis - s.axis).norm(), 1e-12);
         const double scale = 1 + shift;
         for (int p = 0; p < 4; ++p) {
-          const Vec3 x = 3 * Vec3(u(rng), u(rng), u(rng));
+          const Vec3 x = 3 * Vec3{u(rng), u(rng), u(rng)};
           const Vec3 err = s.apply(x, 1) - omega.apply(x);
           EXPECT_LT(err.norm(), 1e-12 * (scale + x.norm()))
               << "seed " << seed << " case " << cases << " angle " << s.angle << " shift " << shift;

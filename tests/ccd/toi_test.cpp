@@ -2,6 +2,8 @@
 // Convex time of impact by conservative advancement: translation against closed forms (sphere
 // pairs: a quadratic; box against sphere), screw motion against the exact screw_collisions mode
 // on the same convex polyhedra (a second, independent algorithm).
+#include "support/draws.hpp"
+
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/ccd/toi.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -41,11 +43,12 @@ TEST(ToiTranslate, SpherePairsMatchTheQuadratic) {
   int hits = 0, misses = 0;
   for (int k = 0; k < 300; ++k) {
     const double ra = 0.2 + std::abs(u(rng)), rb = 0.2 + std::abs(u(rng));
-    const Vec3 pa(u(rng), u(rng), u(rng));
-    Vec3 pb = pa + (ra + rb) * (1.1 + 2 * std::abs(u(rng))) * Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Vec3 pa{u(rng), u(rng), u(rng)};
+    const double reach = 1.1 + 2 * std::abs(u(rng));
+    Vec3 pb = pa + (ra + rb) * reach * proxima::test::draw_vec3(u, rng).normalized();
     // Relative velocity roughly towards A with a random sideways part: a mix of hits and misses.
-    const Vec3 va = 2 * Vec3(u(rng), u(rng), u(rng));
-    const Vec3 vb = va - (pb - pa) * (0.5 + 1.5 * std::abs(u(rng))) + 2 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 va = 2 * Vec3{u(rng), u(rng), u(rng)};
+    const Vec3 vb = va - (pb - pa) * (0.5 + 1.5 * std::abs(u(rng))) + 2 * Vec3{u(rng), u(rng), u(rng)};
     // |d + w t| = R with d = pb - pa, w = vb - va.
     const Vec3 d = pb - pa, w = vb - va;
     const double R = ra + rb, qa = w.squaredNorm(), qb = 2 * d.dot(w), qc = d.squaredNorm() - R * R;
@@ -82,14 +85,16 @@ TEST(ToiScrew, AgreesWithExactScrewCollisionsOnConvexPolyhedra) {
   int hits = 0, misses = 0;
   for (int k = 0; k < 120; ++k) {
     auto rot = [&](double max_angle) {
-      return Eigen::AngleAxisd(max_angle * std::abs(u(rng)), Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+      const double angle = max_angle * std::abs(u(rng));
+      return Eigen::AngleAxisd(angle, proxima::test::draw_vec3(u, rng).normalized()).toRotationMatrix();
     };
-    const Vec3 dir = Vec3(u(rng), u(rng), u(rng)).normalized();
-    Vec3 side = 1.3 * Vec3(u(rng), u(rng), u(rng));
+    const Vec3 dir = Vec3{u(rng), u(rng), u(rng)}.normalized();
+    Vec3 side = 1.3 * Vec3{u(rng), u(rng), u(rng)};
     side -= side.dot(dir) * dir;  // perpendicular: B starts 2.2 away, clear of A (radii 0.71 + 0.8)
     const Mat3 r0 = rot(std::numbers::pi);
     const Pose a_start = Pose::from_matrix(rot(std::numbers::pi));
-    const Pose a_end = Pose::from_matrix(Mat3(rot(0.1)) * a_start.rotation(), 0.1 * Vec3(u(rng), u(rng), u(rng)));
+    const Mat3 a_turn = rot(0.1);
+    const Pose a_end = Pose::from_matrix(a_turn * a_start.rotation(), 0.1 * proxima::test::draw_vec3(u, rng));
     const Pose b_start = Pose::from_matrix(r0, 2.2 * dir + side);
     const Pose b_end = Pose::from_matrix(Mat3(rot(0.7)) * r0, -2.0 * dir + side);
     const ToiResult ca = toi_screw(cube, a_start, a_end, tet, b_start, b_end);

@@ -3,6 +3,8 @@
 // random rotations, scales 1e-3..1e5 and translations to 1e5; polytope pairs against an exact
 // enumerator on the Minkowski difference's points; the separating-plane certificate (lower bound)
 // on every separated answer; warm start and Nesterov giving the same answer; the iteration cap.
+#include "support/draws.hpp"
+
 #include <proxima/gjk/distance.hpp>
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/point.hpp>
@@ -50,8 +52,10 @@ TEST(Distance, SphereSphereClosedFormAcrossScales) {
     const Sphere a(scale * (0.1 + u(rng)));
     const Sphere b(scale * (0.1 + u(rng)));
     const Pose pa = test::random_pose(rng, c % 3 == 0 ? 1e5 : std::min(1e5, scale * 10));  // far from the origin
-    const Vec3 offset = test::random_unit(rng) * scale * 3 * u(rng);
-    const Pose pb = Pose::from_quaternion(u(rng) + 0.1, u(rng), u(rng), u(rng), pa.translation() + offset);
+    const Vec3 dir = test::random_unit(rng);
+    const Vec3 offset = dir * scale * 3 * u(rng);
+    const Eigen::Vector4d q = proxima::test::draw_quaternion(u, rng);
+    const Pose pb = Pose::from_quaternion(q[0] + 0.1, q[1], q[2], q[3], pa.translation() + offset);
     const DistanceResult r = distance(a, pa, b, pb);
     const double exact = std::max(0.0, offset.norm() - a.radius() - b.radius());
     const std::string label = "seed " + std::to_string(seed) + " case " + std::to_string(c);
@@ -81,10 +85,10 @@ TEST(Distance, SphereBoxClosedFormAcrossScales) {
   int hits = 0, misses = 0, face = 0;
   for (int c = 0; c < 2000; ++c) {
     const double scale = std::pow(10.0, -3 + 2 * (c % 5));
-    const Box box(Vec3(0.1 + u(rng), 0.1 + u(rng), 0.1 + u(rng)) * scale);
+    const Box box(Vec3{0.1 + u(rng), 0.1 + u(rng), 0.1 + u(rng)} * scale);
     const Sphere sphere(scale * (0.05 + 0.5 * u(rng)));
     const Pose pa = test::random_pose(rng, c % 3 == 0 ? 1e5 : std::min(1e5, scale * 10));  // far from the origin
-    const Vec3 local_centre = (Vec3(u(rng), u(rng), u(rng)) * 2 - Vec3::Ones()) * 2 * scale;
+    const Vec3 local_centre = (Vec3{u(rng), u(rng), u(rng)} * 2 - Vec3::Ones()) * 2 * scale;
     const Pose pb = Pose::from_translation(pa.apply(local_centre));
     const double exact = std::max(0.0, test::point_box_distance(local_centre, box.half_extents()) - sphere.radius());
     const std::string label = "seed " + std::to_string(seed) + " case " + std::to_string(c);
@@ -118,11 +122,12 @@ TEST(Distance, CapsuleCapsuleClosedFormAcrossScales) {
   int hits = 0, misses = 0;
   for (int c = 0; c < 2000; ++c) {
     const double scale = std::pow(10.0, -3 + 2 * (c % 5));
-    const TestCapsule a(scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng)));
-    const TestCapsule b(scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng)));
+    const TestCapsule a{scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng))};
+    const TestCapsule b{scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng))};
     const Pose pa = test::random_pose(rng, c % 3 == 0 ? 1e5 : std::min(1e5, scale * 10));  // far from the origin
     Pose pb = test::random_pose(rng, 0);
-    pb = Pose::from_matrix(pb.rotation(), pa.translation() + test::random_unit(rng) * scale * 2.5 * u(rng));
+    const Vec3 dir = test::random_unit(rng);
+    pb = Pose::from_matrix(pb.rotation(), pa.translation() + dir * scale * 2.5 * u(rng));
     if (c % 7 == 0) {  // parallel axes: a continuum of closest pairs
       pb = Pose::from_matrix(pa.rotation(), pb.translation());
     }
@@ -145,7 +150,7 @@ TEST(Distance, CapsuleCapsuleClosedFormAcrossScales) {
 std::vector<Vec3> random_cloud(std::mt19937_64& rng, int n, double size, const Vec3& squash) {
   std::normal_distribution<double> g;
   std::vector<Vec3> v;
-  for (int i = 0; i < n; ++i) v.emplace_back(Vec3(g(rng), g(rng), g(rng)).cwiseProduct(squash) * size);
+  for (int i = 0; i < n; ++i) v.emplace_back(Vec3{g(rng), g(rng), g(rng)}.cwiseProduct(squash) * size);
   return v;
 }
 
@@ -216,7 +221,7 @@ TEST(Distance, WarmStartSameAnswerFewerIterations) {
     (void)distance(a, pa, b, pb, {}, warm);
     // A small motion, as between two frames of a simulation.
     pb = Pose::from_matrix(pb.rotation() * Eigen::AngleAxisd(0.01, Vec3::UnitZ()).toRotationMatrix(),
-                           pb.translation() + Vec3(g(rng), g(rng), g(rng)) * 0.01);
+                           pb.translation() + Vec3{g(rng), g(rng), g(rng)} * 0.01);
     const DistanceResult cold = distance(a, pa, b, pb);
     const DistanceResult hot = distance(a, pa, b, pb, {}, warm);
     ASSERT_NEAR(cold.distance, hot.distance, 1e-12) << "seed 505 case " << c;
@@ -285,8 +290,8 @@ TEST(Distance, NesterovSameAnswer) {
   std::uniform_real_distribution<double> u(0.2, 2);
   int plain_total = 0, fast_total = 0, separated = 0;
   for (int c = 0; c < 300; ++c) {
-    const TestEllipsoid a(Vec3(u(rng), u(rng), u(rng)));
-    const TestEllipsoid b(Vec3(u(rng), u(rng), u(rng)));
+    const TestEllipsoid a(Vec3{u(rng), u(rng), u(rng)});
+    const TestEllipsoid b(Vec3{u(rng), u(rng), u(rng)});
     const Pose pa = test::random_pose(rng, 0);
     const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 4.5);
     const DistanceResult plain = distance(a, pa, b, pb);

@@ -76,14 +76,15 @@ TEST(Epa, BoxBoxMatchesSeparatingAxes) {
   int overlaps = 0, separated = 0, thin = 0;
   for (int c = 0; c < 600; ++c) {
     const double scale = std::pow(10.0, -3 + 2 * (c % 5));
-    Vec3 ha(0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng));
+    Vec3 ha{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)};
     if (c % 6 == 1) ha.z() = 1e-6, ++thin;  // flat plate
     if (c % 6 == 2) ha.x() = ha.y() = 1e-5;  // needle
     const Box a(ha * scale);
-    const Box b(Vec3(0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)) * scale);
+    const Box b(Vec3{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)} * scale);
     const Pose pa = test::random_pose(rng, std::min(1e5, 10 * scale));
-    Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
-                                pa.translation() + test::random_unit(rng) * scale * 1.6 * u(rng));
+    const Mat3 turn = test::random_pose(rng, 0).rotation();
+    const Vec3 dir = test::random_unit(rng);
+    Pose pb = Pose::from_matrix(turn, pa.translation() + dir * scale * 1.6 * u(rng));
     if (c % 10 == 3) pb = Pose::from_matrix(pa.rotation(), pb.translation());  // face-parallel
     const std::string label = "seed 1001 case " + std::to_string(c);
     const PenetrationResult r = penetration(a, pa, b, pb);
@@ -116,19 +117,20 @@ TEST(Epa, SpheresAndCapsulesClosedForm) {
     if (c % 2 == 0) {
       const Sphere a(scale * (0.2 + u(rng)));
       const Sphere b(scale * (0.2 + u(rng)));
-      const Vec3 off = test::random_unit(rng) * (a.radius() + b.radius()) * u(rng) * (c % 8 == 0 ? 0 : 1);
+      const Vec3 dir = test::random_unit(rng);
+      const Vec3 off = dir * (a.radius() + b.radius()) * u(rng) * (c % 8 == 0 ? 0 : 1);
       const Pose pb = Pose::from_translation(pa.translation() + off);
       const PenetrationResult r = penetration(a, pa, b, pb);
       const double s = 3 * scale + 1e-15 * pa.translation().norm() * 1e4;
       check_penetration(a, pa, b, pb, r, a.radius() + b.radius() - off.norm(), s, label);
       (off.norm() == 0 ? core_overlap : margin_only)++;
     } else {
-      const TestCapsule a(scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng)));
-      const TestCapsule b(scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng)));
+      const TestCapsule a{scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng))};
+      const TestCapsule b{scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng))};
       // Crossing axes (cores overlap: the Minkowski difference of the cores is flat) or nearby.
-      const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
-                                        pa.translation() + test::random_unit(rng) * scale * 0.3 * u(rng) *
-                                                               (c % 4 == 1 ? 0 : 1));
+      const Mat3 turn = test::random_pose(rng, 0).rotation();
+      const Vec3 dir = test::random_unit(rng);
+      const Pose pb = Pose::from_matrix(turn, pa.translation() + dir * scale * 0.3 * u(rng) * (c % 4 == 1 ? 0 : 1));
       const Vec3 a0 = pa.apply(Vec3(0, 0, -a.half_length())), a1 = pa.apply(Vec3(0, 0, a.half_length()));
       const Vec3 b0 = pb.apply(Vec3(0, 0, -b.half_length())), b1 = pb.apply(Vec3(0, 0, b.half_length()));
       const double core = test::segment_segment_distance(a0, a1, b0, b1);
@@ -180,8 +182,8 @@ TEST(Epa, PolytopePairsMatchMinkowskiHull) {
   int overlaps = 0;
   for (int c = 0; c < 150; ++c) {
     std::vector<Vec3> va, vb;
-    for (int i = 0; i < 4 + c % 4; ++i) va.emplace_back(g(rng), g(rng), g(rng));
-    for (int i = 0; i < 4 + (c / 4) % 4; ++i) vb.emplace_back(g(rng), g(rng), g(rng));
+    for (int i = 0; i < 4 + c % 4; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)});
+    for (int i = 0; i < 4 + (c / 4) % 4; ++i) vb.emplace_back(Vec3{g(rng), g(rng), g(rng)});
     const VertexHull a(va), b(vb);
     const Pose pa = test::random_pose(rng, 0.3);
     const Pose pb = test::random_pose(rng, 0.3);
@@ -211,14 +213,14 @@ TEST(Epa, DeepOverlapAndContainment) {
     const std::string label = "seed 1004 case " + std::to_string(c);
     if (c % 2 == 0) {  // a sphere whose centre is inside the box, possibly wholly inside
       const Sphere s(0.05 + 0.5 * (u(rng) + 1));
-      const Vec3 local(2.5 * u(rng), 1.5 * u(rng), 1.0 * u(rng));
+      const Vec3 local{2.5 * u(rng), 1.5 * u(rng), 1.0 * u(rng)};
       const Pose pb = Pose::from_translation(pa.apply(local));
       const double to_face = (big.half_extents() - local.cwiseAbs()).minCoeff();
       check_penetration(big, pa, s, pb, penetration(big, pa, s, pb), to_face + s.radius(), 10, label);
     } else {  // a small box wholly inside the big one
       const Box small(Vec3(0.3, 0.2, 0.1));
       const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
-                                        pa.apply(Vec3(2 * u(rng), 1.2 * u(rng), 0.8 * u(rng))));
+                                        pa.apply(Vec3{2 * u(rng), 1.2 * u(rng), 0.8 * u(rng)}));
       check_penetration(big, pa, small, pb, penetration(big, pa, small, pb), box_box_depth(big, pa, small, pb), 10,
                         label);
     }

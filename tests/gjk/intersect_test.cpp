@@ -63,32 +63,33 @@ TEST(Intersect, AgreesWithDistanceAndAxisSeparates) {
   for (int c = 0; c < 3000; ++c) {
     const double scale = std::pow(10.0, -3 + 2 * (c % 5));
     const Pose pa = test::random_pose(rng, std::min(1e5, 10 * scale));
-    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
-                                      pa.translation() + test::random_unit(rng) * scale * 3 * u(rng));
+    const Mat3 turn = test::random_pose(rng, 0).rotation();
+    const Vec3 dir = test::random_unit(rng);
+    const Pose pb = Pose::from_matrix(turn, pa.translation() + dir * scale * 3 * u(rng));
     const std::string label = "seed 2001 case " + std::to_string(c);
     switch (c % 4) {
       case 0: {
-        const Box a(Vec3(0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)) * scale);
-        const Box b(Vec3(0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)) * scale);
+        const Box a(Vec3{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)} * scale);
+        const Box b(Vec3{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)} * scale);
         check_pair(a, pa, b, pb, label, hits, misses, it_intersect, it_distance);
         break;
       }
       case 1: {
         const Sphere a(scale * (0.2 + u(rng)));
-        const Box b(Vec3(0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)) * scale);
+        const Box b(Vec3{0.2 + u(rng), 0.2 + u(rng), 0.2 + u(rng)} * scale);
         check_pair(a, pa, b, pb, label, hits, misses, it_intersect, it_distance);
         break;
       }
       case 2: {
-        const TestCapsule a(scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng)));
-        const TestCapsule b(scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng)));
+        const TestCapsule a{scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng))};
+        const TestCapsule b{scale * (0.1 + 0.3 * u(rng)), scale * (0.2 + u(rng))};
         check_pair(a, pa, b, pb, label, hits, misses, it_intersect, it_distance);
         break;
       }
       default: {
         std::vector<Vec3> va, vb;
-        for (int i = 0; i < 12; ++i) va.emplace_back(Vec3(g(rng), g(rng), g(rng)) * scale * 0.6);
-        for (int i = 0; i < 12; ++i) vb.emplace_back(Vec3(g(rng), g(rng), g(rng)) * scale * 0.6);
+        for (int i = 0; i < 12; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)} * scale * 0.6);
+        for (int i = 0; i < 12; ++i) vb.emplace_back(Vec3{g(rng), g(rng), g(rng)} * scale * 0.6);
         check_pair(VertexHull(va), pa, VertexHull(vb), pb, label, hits, misses, it_intersect, it_distance);
         break;
       }
@@ -119,13 +120,14 @@ TEST(Intersect, WarmStartExitsEarly) {
   long cold = 0, warm_total = 0;
   for (int c = 0; c < 200; ++c) {
     std::vector<Vec3> va, vb;
-    for (int i = 0; i < 30; ++i) va.emplace_back(g(rng), g(rng), g(rng));
-    for (int i = 0; i < 30; ++i) vb.emplace_back(g(rng), g(rng), g(rng));
+    for (int i = 0; i < 30; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)});
+    for (int i = 0; i < 30; ++i) vb.emplace_back(Vec3{g(rng), g(rng), g(rng)});
     const VertexHull a(va), b(vb);
-    Pose pb = Pose::from_translation(test::random_unit(rng) * 3 * std::abs(g(rng)));
+    const Vec3 dir = test::random_unit(rng);
+    Pose pb = Pose::from_translation(dir * 3 * std::abs(g(rng)));
     WarmStart warm;
     const IntersectResult first = intersect(a, Pose(), b, pb, {}, warm);
-    pb = Pose::from_translation(pb.translation() + Vec3(g(rng), g(rng), g(rng)) * 0.005);
+    pb = Pose::from_translation(pb.translation() + Vec3{g(rng), g(rng), g(rng)} * 0.005);
     const IntersectResult cold_r = intersect(a, Pose(), b, pb);
     const IntersectResult warm_r = intersect(a, Pose(), b, pb, {}, warm);
     ASSERT_EQ(cold_r.intersect, warm_r.intersect) << "seed 2002 case " << c;

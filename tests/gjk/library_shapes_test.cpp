@@ -29,11 +29,12 @@ TEST(LibraryShapes, CapsulePairsClosedForm) {
   int hits = 0, misses = 0;
   for (int c = 0; c < 1000; ++c) {
     const double scale = std::pow(10.0, -3 + 2 * (c % 5));
-    const Capsule a(scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng)));
-    const Capsule b(scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng)));
+    const Capsule a{scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng))};
+    const Capsule b{scale * (0.05 + 0.3 * u(rng)), scale * (0.1 + u(rng))};
     const Pose pa = test::random_pose(rng, std::min(1e5, 10 * scale));
-    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
-                                      pa.translation() + test::random_unit(rng) * scale * 2.5 * u(rng));
+    const Mat3 turn = test::random_pose(rng, 0).rotation();
+    const Vec3 dir = test::random_unit(rng);
+    const Pose pb = Pose::from_matrix(turn, pa.translation() + dir * scale * 2.5 * u(rng));
     const Vec3 a0 = pa.apply(Vec3(0, 0, -a.half_length())), a1 = pa.apply(Vec3(0, 0, a.half_length()));
     const Vec3 b0 = pb.apply(Vec3(0, 0, -b.half_length())), b1 = pb.apply(Vec3(0, 0, b.half_length()));
     const double core = test::segment_segment_distance(a0, a1, b0, b1);
@@ -63,8 +64,11 @@ TEST(LibraryShapes, PolytopeHillClimbingMatchesVertexScan) {
   int hits = 0;
   for (int c = 0; c < 100; ++c) {
     std::vector<Vec3> va, vb;
-    for (int i = 0; i < 200; ++i) va.push_back(test::random_unit(rng) * (1 + 0.01 * g(rng)));
-    for (int i = 0; i < 150; ++i) vb.emplace_back(g(rng), 0.3 * g(rng), g(rng));
+    for (int i = 0; i < 200; ++i) {
+      const Vec3 dir = test::random_unit(rng);
+      va.push_back(dir * (1 + 0.01 * g(rng)));
+    }
+    for (int i = 0; i < 150; ++i) vb.push_back(Vec3{g(rng), 0.3 * g(rng), g(rng)});
     const Polytope pa_shape(va), pb_shape(vb);
     const test::VertexHull ha(va), hb(vb);
     const Pose pa = test::random_pose(rng, 1);
@@ -97,7 +101,7 @@ double sampled_lower_bound(const A& a, const Pose& pa, const B& b, const Pose& p
   std::normal_distribution<double> g;
   for (int i = 0; i < 4000; ++i) {
     const double spread = i == 0 ? 0.0 : i < 2000 ? 1e-3 : 1.0;  // sample 0: exactly `around`
-    const Vec3 u = (around + spread * Vec3(g(rng), g(rng), g(rng))).normalized();
+    const Vec3 u = (around + spread * Vec3{g(rng), g(rng), g(rng)}).normalized();
     const double max_a = u.dot(pa.apply(a.support(pa.rotate_inverse(u))));
     const double min_b = -(-u).dot(pb.apply(b.support(pb.rotate_inverse(-u))));
     best = std::max(best, min_b - max_a);
@@ -111,8 +115,8 @@ TEST(LibraryShapes, CurvedShapesAgainstSupportSampling) {
   std::uniform_real_distribution<double> u(0, 1);
   int separated = 0;
   for (int c = 0; c < 60; ++c) {
-    const Cylinder cyl(0.3 + u(rng), 0.3 + u(rng));
-    const Cone cone(0.3 + u(rng), 0.3 + u(rng));
+    const Cylinder cyl{0.3 + u(rng), 0.3 + u(rng)};
+    const Cone cone{0.3 + u(rng), 0.3 + u(rng)};
     const Pose pa = test::random_pose(rng, 0);
     const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 3.5);
     const DistanceResult d = distance(cyl, pa, cone, pb);
@@ -136,7 +140,7 @@ TEST(LibraryShapes, AnyConvexAgreesWithConcreteTypes) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
   for (int c = 0; c < 100; ++c) {
-    const Capsule cap(0.2 + u(rng), 0.5 + u(rng));
+    const Capsule cap{0.2 + u(rng), 0.5 + u(rng)};
     const Segment seg(Vec3(-1, 0, 0), Vec3(1, 0.5 * u(rng), 0));
     const AnyConvex acap(cap), aseg(seg);
     const Pose pa = test::random_pose(rng, 0);

@@ -86,8 +86,8 @@ TEST(Pair, AgreesWithFreeFunctionsInEveryOrder) {
   int overlaps = 0, separations = 0;
   for (int c = 0; c < 300; ++c) {
     std::vector<Vec3> va, vb;
-    for (int i = 0; i < 10; ++i) va.emplace_back(g(rng), g(rng), g(rng));
-    for (int i = 0; i < 10; ++i) vb.emplace_back(g(rng), g(rng), g(rng));
+    for (int i = 0; i < 10; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)});
+    for (int i = 0; i < 10; ++i) vb.emplace_back(Vec3{g(rng), g(rng), g(rng)});
     const VertexHull a(va), b(vb);
     const Pose pa = test::random_pose(rng, 1.2);
     const Pose pb = test::random_pose(rng, 1.2);
@@ -126,8 +126,8 @@ TEST(Pair, TrajectoryWarmStartSameAnswersFewerIterations) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> g;
   std::vector<Vec3> va, vb;
-  for (int i = 0; i < 60; ++i) va.emplace_back(g(rng), g(rng), g(rng));
-  for (int i = 0; i < 60; ++i) vb.emplace_back(g(rng), 0.5 * g(rng), 2 * g(rng));
+  for (int i = 0; i < 60; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)});
+  for (int i = 0; i < 60; ++i) vb.push_back(Vec3{g(rng), 0.5 * g(rng), 2 * g(rng)});
   const VertexHull a(va), b(vb);
   Pair pair(a, b);
   long warm_iterations = 0, cold_iterations = 0;
@@ -158,7 +158,7 @@ TEST(Pair, RuntimeAnyConvexPair) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> g;
   std::vector<Vec3> va;
-  for (int i = 0; i < 40; ++i) va.emplace_back(g(rng), g(rng), g(rng));
+  for (int i = 0; i < 40; ++i) va.emplace_back(Vec3{g(rng), g(rng), g(rng)});
   const Polytope poly(va);
   const Sphere ball(0.7);
   Pair<AnyConvex, AnyConvex> runtime{AnyConvex(poly), AnyConvex(ball)};

@@ -3,6 +3,8 @@
 // (least-squares projection on every face, tests/gjk/test_shapes.hpp) and the optimality
 // certificate v.(w_i - v) >= 0 for every input point, on random, degenerate (collinear, coplanar,
 // repeated) and far-from-origin simplices.
+#include "support/draws.hpp"
+
 #include <proxima/gjk/simplex.hpp>
 
 #include "test_shapes.hpp"
@@ -53,7 +55,7 @@ TEST(Simplex, RandomSimplicesMatchEnumeration) {
     const double offset = (c % 3 == 0) ? 0.0 : std::pow(10.0, u(rng) * 2);
     const Vec3 centre = test::random_unit(rng) * offset * 0.5;
     std::vector<Vec3> pts;
-    for (int i = 0; i < count; ++i) pts.emplace_back(centre + Vec3(n(rng), n(rng), n(rng)));
+    for (int i = 0; i < count; ++i) pts.emplace_back(centre + Vec3{n(rng), n(rng), n(rng)});
     const SubDistance r = closest_point_to_origin(pts.data(), count);
     dims[__builtin_popcount(r.mask)]++;
     if (r.point.squaredNorm() == 0) ++inside;
@@ -71,9 +73,9 @@ TEST(Simplex, DegenerateSimplices) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> n;
   for (int c = 0; c < 1500; ++c) {
-    const Vec3 a(n(rng), n(rng), n(rng));
-    const Vec3 b(n(rng), n(rng), n(rng));
-    const Vec3 e(n(rng), n(rng), n(rng));
+    const Vec3 a{n(rng), n(rng), n(rng)};
+    const Vec3 b{n(rng), n(rng), n(rng)};
+    const Vec3 e{n(rng), n(rng), n(rng)};
     const double s = n(rng), t = n(rng);
     std::vector<Vec3> pts;
     switch (c % 6) {
@@ -107,7 +109,8 @@ TEST(Simplex, FlatTetrahedronFarFromOrigin) {
     const Vec3 normal = e1.cross(e2).normalized();
     std::vector<Vec3> pts;
     for (int i = 0; i < 4; ++i) {
-      pts.push_back(far + size * (n(rng) * e1 + n(rng) * e2) + (c % 2 ? 1e-15 : 1e-6) * size * n(rng) * normal);
+      const Vec3 c3 = proxima::test::draw_vec3(n, rng);
+      pts.push_back(far + size * (c3.x() * e1 + c3.y() * e2) + (c % 2 ? 1e-15 : 1e-6) * size * c3.z() * normal);
     }
     const SubDistance r = closest_point_to_origin(pts.data(), 4);
     ASSERT_GT(r.point.norm(), 0.9e5) << "seed 5 case " << c;
@@ -141,10 +144,10 @@ TEST(Simplex, InPlaceSupportPointsGiveTheSameAnswer) {
     const int count = 1 + c % 4;
     std::array<SupportPoint, 4> sp{};
     std::vector<Vec3> pts;
-    const Vec3 centre = (c % 5 == 0) ? Vec3::Zero() : Vec3(n(rng), n(rng), n(rng));
+    const Vec3 centre = (c % 5 == 0) ? Vec3::Zero() : Vec3{n(rng), n(rng), n(rng)};
     for (int i = 0; i < count; ++i) {
       // Every third case repeats a point or makes the simplex flat.
-      Vec3 p = centre + Vec3(n(rng), n(rng), n(rng));
+      Vec3 p = centre + Vec3{n(rng), n(rng), n(rng)};
       if (c % 3 == 0 && i == 3) p = pts[0] + 0.5 * (pts[1] - pts[0]) + 0.25 * (pts[2] - pts[0]);
       if (c % 3 == 1 && i == 1) p = pts[0];
       pts.push_back(p);

@@ -3,6 +3,8 @@
 // on a segment core, random rotations, and an exact closest-point enumerator for small point sets.
 #pragma once
 
+#include "support/draws.hpp"
+
 #include <proxima/core/bounds.hpp>
 #include <proxima/core/pose.hpp>
 
@@ -76,15 +78,15 @@ class TestCapsule {
 
 inline Vec3 random_unit(std::mt19937_64& rng) {
   std::normal_distribution<double> n;
-  Vec3 v(n(rng), n(rng), n(rng));
-  while (v.squaredNorm() < 1e-8) v = Vec3(n(rng), n(rng), n(rng));
+  Vec3 v{n(rng), n(rng), n(rng)};
+  while (v.squaredNorm() < 1e-8) v = Vec3{n(rng), n(rng), n(rng)};
   return v.normalized();
 }
 
 inline Pose random_pose(std::mt19937_64& rng, double translation_scale) {
   std::normal_distribution<double> n;
-  Pose p = Pose::from_quaternion(n(rng), n(rng), n(rng), n(rng),
-                                 Vec3(n(rng), n(rng), n(rng)) * translation_scale);
+  const Eigen::Vector4d q = proxima::test::draw_quaternion(n, rng);
+  Pose p = Pose::from_quaternion(q[0], q[1], q[2], q[3], proxima::test::draw_vec3(n, rng) * translation_scale);
   return p;
 }
 

@@ -249,7 +249,7 @@ inline constexpr double kCcdSlabSweepFraction = 0.5;
 inline constexpr int kCcdMaxTimeSlabs = 32;
 /// Raster ccd (seed 004 sections 7-9): side of a collision-screen pixel, relative to the scale
 /// (sum of the two bounding radii; unitless). The screen's rows are this wide in r, and projected
-/// edges are followed to half of it in h. Cost grows about as 1 / pixel (records per edge); the
+/// edges are drawn to an eighth of it (kDrawErrorPerPixel, src/ccd/raster_screen.hpp). Cost grows about as 1 / pixel (records per edge); the
 /// candidate pairs only get looser when it grows: contact times are refined analytically, so it
 /// bounds nothing in the answer except which near-boundary pairs are examined. Seed 9.1 quotes
 /// "a short edge is about 6 / 12 / 24 pixels" for low / medium / high; these presets are 1/16,
