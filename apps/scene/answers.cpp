@@ -76,12 +76,10 @@ Answer gjk_refusal(const QueryInput& in, const char* side) {
 Answer ipm_refusal(const QueryInput& in) {
   const bool a_bad = !in.a->implicit;
   const BuiltShape* s = a_bad ? in.a : in.b;
-  if (!s->implicit_error.empty()) {
-    return refuse(std::string(a_bad ? "a" : "b") + ": shape \"" + (a_bad ? in.query.a : in.query.b) +
-                  "\" has no implicit form: " + s->implicit_error);
-  }
-  return refuse(std::string(a_bad ? "a" : "b") + ": shape \"" + (a_bad ? in.query.a : in.query.b) + "\" is a " +
-                s->spec->type + ", which has no implicit form; interior-point queries need implicit, "
+  const std::string prefix = std::string(a_bad ? "a" : "b") + ": shape \"" + (a_bad ? in.query.a : in.query.b) + "\" ";
+  if (!s->implicit_error.empty()) return refuse(prefix + "has no implicit form: " + s->implicit_error);
+  return refuse(prefix + "is a " + s->spec->type +
+                ", which has no implicit form; interior-point queries need implicit, "
                 "hyperquadric, superquadric, ellipsoid or sphere shapes");
 }
 

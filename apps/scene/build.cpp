@@ -160,14 +160,12 @@ BuiltShape build_shape(const ShapeSpec& spec, const std::string& base_dir) {
     if (has_support) built.convex = build_convex(spec);
     if (const auto* m = std::get_if<MeshSpec>(&spec.value)) built.mesh = build_mesh(spec, *m, base_dir);
     if (built.convex) built.mesh = polytope_mesh(*built.convex);
-    if (built.convex) {
-      try {
-        built.implicit = build_implicit(spec);
-      } catch (const InvalidInput& e) {
-        built.implicit_error = e.what();
-      }
-    } else {
+    try {
       built.implicit = build_implicit(spec);
+    } catch (const InvalidInput& e) {
+      // A shape with a support form keeps it; only interior-point queries on it report why.
+      if (!built.convex) throw;
+      built.implicit_error = e.what();
     }
   } catch (const InvalidInput& e) {
     built.error = e.what();

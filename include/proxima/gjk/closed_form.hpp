@@ -16,6 +16,7 @@
 #include <proxima/core/results.hpp>
 #include <proxima/core/status.hpp>
 #include <proxima/core/tolerance.hpp>
+#include <proxima/gjk/scale_range.hpp>
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/capsule.hpp>
 #include <proxima/shapes/sphere.hpp>
@@ -69,16 +70,6 @@ inline void closest_on_segments(const Vec3& p1, const Vec3& d1, const Vec3& p2, 
   c2 = p2 + t * d2;
 }
 
-/// The answer of a query whose scale is outside [kGjkMinScale, kGjkMaxScale] (tolerance.hpp):
-/// no values (NaN, intersect false), status degenerate_input, detail scale_out_of_range.
-template <class Result>
-Result out_of_range_result() {
-  Result r;
-  r.status = Status::degenerate_input;
-  r.detail = Detail::scale_out_of_range;
-  return r;
-}
-
 /// The answer for cores (points of A's and B's cores, world) at distance |cb - ca| with margins
 /// (radii) ra, rb: the rounded shapes' distance, closest points, normal; or a common point.
 /// `core_sizes`: the cores' own extent (half-lengths, half-extents), which with the radii and
@@ -88,7 +79,7 @@ inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, 
   const double core = diff.norm();
   const double margins = ra + rb;
   const double scale = core + margins + core_sizes;
-  if (!(scale >= kGjkMinScale && scale <= kGjkMaxScale)) return out_of_range_result<DistanceResult>();
+  if (!scale_in_range(scale)) return out_of_range_result<DistanceResult>();
   DistanceResult r;
   r.gap = 0;
   r.iterations = 0;

@@ -21,6 +21,7 @@
 #include <proxima/gjk/closed_form.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
+#include <proxima/gjk/scale_range.hpp>
 #include <proxima/gjk/simplex.hpp>
 #include <proxima/shapes/concepts.hpp>
 #include <proxima/shapes/point.hpp>
@@ -55,19 +56,6 @@ double query_scale(const A& a, const B& b, const Pose& b_in_a) {
   const BoundingSphere sa = a.bounding_sphere();
   const BoundingSphere sb = b.bounding_sphere();
   return sa.radius + sb.radius + (sa.center - b_in_a.apply(sb.center)).norm();
-}
-
-/// True when kGjkMinScale <= scale <= kGjkMaxScale (tolerance.hpp says why); false for NaN.
-inline bool scale_in_range(double scale) { return scale >= kGjkMinScale && scale <= kGjkMaxScale; }
-
-/// True when GJK and EPA answer a query of this scale on A and B: in range, or two Points at one
-/// place (scale exactly 0; for other shapes a scale of 0 means the radii underflowed).
-template <class A, class B>
-bool scale_answered(double scale) {
-  if constexpr (std::is_same_v<A, Point> && std::is_same_v<B, Point>) {
-    if (scale == 0) return true;
-  }
-  return scale_in_range(scale);
 }
 
 /// Places a warm-start simplex (shape-local points) with the current relative pose.
