@@ -261,8 +261,10 @@ double polytope_support_upper(const Object& o, const Pose& pose, const Vec3& n, 
 /// any a in the object, grad c_k(p) . (a - p) <= c_k(a) - c_k(p) <= |c_k(p)| by convexity, so
 ///   n . a <= n . p + sum_k nu_k |c_k(p)| + |n - sum nu_k grad c_k(p)| * diameter,
 /// valid for any p and any nu >= 0, tight when p is on the boundary with n = sum nu_k grad c_k.
+/// The multipliers used are nu_k / nu_divisor (support_lower_bound passes the distance
+/// multipliers and 2 d, so that no scaled copy has to be allocated).
 double lagrangian_support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p,
-                                std::span<const double> nu) {
+                                std::span<const double> nu, double nu_divisor) {
   const Vec3 local = pose.apply_inverse(p);
   Vec3 residual = n;
   double slack = 0;
@@ -270,8 +272,9 @@ double lagrangian_support_upper(const Object& o, const Pose& pose, const Vec3& n
   for (std::size_t k = 0; k < o.parts().size(); ++k) {
     const Part& part = o.parts()[k];
     part.primitive().evaluate(part.to_primitive(local), kIpmPowerCurvatureFloor, e);
-    slack += nu[k] * std::abs(e.value);
-    residual -= nu[k] * (pose.rotation() * (part.inverse_linear().transpose() * e.gradient));
+    const double nu_k = nu[k] / nu_divisor;
+    slack += nu_k * std::abs(e.value);
+    residual -= nu_k * (pose.rotation() * (part.inverse_linear().transpose() * e.gradient));
   }
   const double diameter = 2 * o.bounding_sphere().radius;
   return n.dot(p) + slack + residual.norm() * diameter;
@@ -279,25 +282,33 @@ double lagrangian_support_upper(const Object& o, const Pose& pose, const Vec3& n
 
 /// Upper bound of max over the object (placed by pose) of n . a, world frame: the support
 /// bound for a single superquadric, the LP bound for a polytope of halfspaces; otherwise the
-/// Lagrangian bound above at the answer point p.
-double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu) {
+/// Lagrangian bound above at the answer point p (multipliers nu / nu_divisor).
+double support_upper(const Object& o, const Pose& pose, const Vec3& n, const Vec3& p, std::span<const double> nu,
+                     double nu_divisor) {
   if (const Superquadric* sq = single_superquadric(o)) {
     const Part& part = o.parts().front();
     const Vec3 m = part.linear().transpose() * (pose.rotation().transpose() * n);
     return n.dot(pose.apply(part.translation())) + superquadric_support_bound(*sq, m);
   }
   if (all_halfspaces(o)) return polytope_support_upper(o, pose, n, p);
-  return lagrangian_support_upper(o, pose, n, p, nu);
+  return lagrangian_support_upper(o, pose, n, p, nu, nu_divisor);
+}
+
+/// plane_separation with the multipliers nu / nu_divisor.
+double plane_separation_scaled(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
+                               const Vec3& n, const Vec3& x, const Vec3& y, std::span<const double> nu,
+                               double nu_divisor) {
+  const std::size_t ma = a.parts().size();
+  const double ha = support_upper(a, pose_a, n, x, nu.first(ma), nu_divisor);
+  const double hb = support_upper(b, pose_b, -n, y, nu.subspan(ma), nu_divisor);
+  return -hb - ha;
 }
 
 }  // namespace
 
 double plane_separation(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b, const Vec3& n,
                         const Vec3& x, const Vec3& y, std::span<const double> nu) {
-  const std::size_t ma = a.parts().size();
-  const double ha = support_upper(a, pose_a, n, x, nu.first(ma));
-  const double hb = support_upper(b, pose_b, -n, y, nu.subspan(ma));
-  return -hb - ha;
+  return plane_separation_scaled(a, pose_a, b, pose_b, n, x, y, nu, 1.0);
 }
 
 double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b, const Pose& pose_b,
@@ -305,9 +316,8 @@ double support_lower_bound(const Object& a, const Pose& pose_a, const Object& b,
   const double d = (y - x).norm();
   if (!(d > 0)) return 0;
   const Vec3 n = (y - x) / d;
-  std::vector<double> nu(multipliers.begin(), multipliers.end());
-  for (double& v : nu) v /= 2 * d;
-  return std::max(0.0, plane_separation(a, pose_a, b, pose_b, n, x, y, nu));
+  // The multipliers of max n.a are the distance multipliers / (2 d); divided on the fly.
+  return std::max(0.0, plane_separation_scaled(a, pose_a, b, pose_b, n, x, y, multipliers, 2 * d));
 }
 
 namespace {
@@ -729,7 +739,7 @@ DistanceReport DistanceSolver::run(const Object& a, const Pose& pose_a, const Ob
 DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pose_a, const Object& b,
                                                 const Pose& pose_b, int max_iterations) {
   using Vec12 = Eigen::Matrix<double, 12, 1>;
-  constexpr int kSlots = 6;
+  constexpr std::size_t kSlots = 6;
   const detail::Frame frame = detail::query_frame(a, pose_a, b, pose_b);
   const double scale = frame.scale;
   std::vector<Constraint<12>>& cs = constraints12_;
@@ -752,29 +762,35 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
     Eigen::Matrix<double, 12, 1> row;
     double w0;
   };
-  std::vector<Term> terms;
-  for (std::size_t k = 0; k < parts && terms.size() < kSlots; ++k) {
+  // A fixed array, not a vector: a solve allocates nothing once the solver's buffers have grown.
+  std::array<Term, kSlots> term_slots;
+  std::size_t term_count = 0;
+  const auto add_term = [&](const Term& t) { term_slots[term_count++] = t; };
+  for (std::size_t k = 0; k < parts && term_count < kSlots; ++k) {
     const Constraint<12>& c = cs[k];
     const auto& v = c.primitive->variant();
     if (const auto* sq = std::get_if<Superquadric>(&v)) {
-      for (int i = 0; i < 3 && terms.size() < kSlots; ++i) {
+      for (int i = 0; i < 3 && term_count < kSlots; ++i) {
         if (!(sq->exponents()[i] < kIpmReformulateBelow)) continue;
         const double inv = 1 / sq->semiaxes()[i];
-        terms.push_back({k, i, sq->exponents()[i], c.map.row(i).transpose() * inv, c.offset[i] * inv});
+        add_term({k, i, sq->exponents()[i], c.map.row(i).transpose() * inv, c.offset[i] * inv});
       }
     } else if (const auto* hq = std::get_if<Hyperquadric>(&v)) {
-      for (std::size_t i = 0; i < hq->terms().size() && i < 32 && terms.size() < kSlots; ++i) {
+      for (std::size_t i = 0; i < hq->terms().size() && i < 32 && term_count < kSlots; ++i) {
         const auto& t = hq->terms()[i];
         if (!(t.exponent < kIpmReformulateBelow)) continue;
         const Vec3 normal = t.plane.head<3>();
-        terms.push_back({k, static_cast<int>(i), t.exponent, c.map.transpose() * normal, normal.dot(c.offset) + t.plane[3]});
+        add_term({k, static_cast<int>(i), t.exponent, c.map.transpose() * normal, normal.dot(c.offset) + t.plane[3]});
       }
     }
   }
   // Each term |w|^p becomes r^p with r >= |w| (two linear constraints), r = z(6 + i).
   // Start: r^p = |w|^p plus a share of the part's slack, so every constraint is strictly met.
-  std::vector<int> per_part(parts, 0);
-  for (const Term& t : terms) ++per_part[t.part];
+  const std::span<const Term> terms(term_slots.data(), term_count);
+  // How many of the terms belong to a part (at most kSlots terms: counted, not tabulated).
+  const auto terms_of_part = [&](std::size_t part) {
+    return static_cast<int>(std::count_if(terms.begin(), terms.end(), [&](const Term& t) { return t.part == part; }));
+  };
   exponents_.fill(1);
   for (const Term& t : terms) cs[t.part].skip |= 1U << t.term;
   for (std::size_t i = 0; i < terms.size(); ++i) {
@@ -782,7 +798,7 @@ DistanceReport DistanceSolver::run_reformulated(const Object& a, const Pose& pos
     const int col = 6 + static_cast<int>(i);
     const double full = -cs[t.part].primitive->value(cs[t.part].map * z0 + cs[t.part].offset);
     const double w = t.row.dot(z0) + t.w0;
-    const double share = std::max(full, 0.0) / (2 * per_part[t.part]);
+    const double share = std::max(full, 0.0) / (2 * terms_of_part(t.part));
     z0(col) = std::pow(std::pow(std::abs(w), t.exponent) + share, 1 / t.exponent);
     exponents_[static_cast<std::size_t>(col)] = t.exponent;
     cs[t.part].powers |= 1U << col;
