@@ -18,7 +18,11 @@ jobs=$(nproc)
 # ccache: paths relative to the checkout, so a fresh clone reuses what an earlier clone compiled.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 stage_start=$(date +%s)
-stage_done() { echo "test.sh: $1 took $(( $(date +%s) - stage_start )) s"; stage_start=$(date +%s); }
+# Each stage also prints the disk space left: a CI run once failed linking on a full disk.
+stage_done() {
+  echo "test.sh: $1 took $(( $(date +%s) - stage_start )) s, $(df -h --output=avail . | tail -1 | tr -d ' ') left on disk"
+  stage_start=$(date +%s)
+}
 
 # Python: Debian's interpreter (the one python3-numpy and friends are installed for).
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROXIMA_WARNINGS_AS_ERRORS=ON \
