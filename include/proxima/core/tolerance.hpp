@@ -154,6 +154,23 @@ inline constexpr double kGjkMinScale = 1e-30;
 /// GJK, EPA and the closed forms: the upper end of the query scales they answer (kGjkMinScale
 /// says why), in length units.
 inline constexpr double kGjkMaxScale = 1e30;
+/// Ellipsoid Newton distance (gjk/ellipsoid_newton.hpp): step cap of its two stages together.
+/// It converges quadratically: 3-6 steps on the benchmark's separated pairs, 1-3 on its
+/// intersecting ones; a pair that needs more (touching, extreme shapes) is handed to GJK, so a
+/// larger cap only delays that.
+inline constexpr int kEllipsoidNewtonMaxIterations = 24;
+/// Ellipsoid Newton distance: step halvings per Newton step before the step counts as stalled
+/// (at the rounding floor) and the pair is handed to GJK.
+inline constexpr int kEllipsoidNewtonMaxHalvings = 30;
+/// Ellipsoid Newton distance: the absolute duality-gap test (kGjkAbsoluteTolerance) is accepted
+/// only after a Newton step shorter than this (radians): near touching the gap allows the
+/// direction between the two support points to be off by 1e-3 rad, and once a step is this short
+/// the next direction is right to rounding. Unitless.
+inline constexpr double kEllipsoidNewtonSettledStep = 1e-10;
+/// Ellipsoid Newton distance: largest ratio of an ellipsoid's largest to smallest semiaxis it
+/// takes; beyond it GJK answers. Its 2x2 Hessians have condition numbers up to this squared,
+/// which must stay well inside double precision (1e12 of 1e16). Unitless.
+inline constexpr double kEllipsoidNewtonMaxAspect = 1e6;
 
 // ----------------------------------------------------------------------------------------------
 // epa

@@ -19,6 +19,7 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/results.hpp>
 #include <proxima/gjk/closed_form.hpp>
+#include <proxima/gjk/ellipsoid_newton.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
 #include <proxima/gjk/scale_range.hpp>
@@ -296,15 +297,33 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       return r;
     }
   }
+  // Ellipsoid pairs: Newton's method first; when it does not certify, GJK with the iterations
+  // left (the steps Newton spent count against options.max_iterations).
+  int newton_steps = 0;
+  const GjkOptions* gjk_options = &options;
+  GjkOptions reduced;
+  if constexpr (has_ellipsoid_newton_distance<A, B>) {
+    if (options.ellipsoid_newton) {
+      DistanceResult nr;
+      if (ellipsoid_newton_distance(a, pose_a, b, pose_b, options, nr)) {
+        if (Store && !nr.intersect && nr.status == Status::converged) warm.direction = nr.normal;
+        return nr;
+      }
+      newton_steps = nr.iterations;
+      reduced = options;
+      reduced.max_iterations = std::max(0, options.max_iterations - newton_steps);
+      gjk_options = &reduced;
+    }
+  }
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
   GjkRun run;
-  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, warm, run);
+  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
 
   DistanceResult r;
-  r.iterations = run.iterations;
+  r.iterations = run.iterations + newton_steps;
   r.status = run.status;
   r.detail = run.detail;
   const Witnesses core = simplex_witnesses(run.simplex);
@@ -345,6 +364,11 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// Sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs (either order) are answered
 /// by their exact closed forms (gjk/closed_form.hpp: gap 0, iterations 0, detail none) unless
 /// options.closed_forms is false.
+/// Ellipsoid-ellipsoid and ellipsoid-sphere pairs (either order) are answered by Newton's method
+/// on the support functions (gjk/ellipsoid_newton.hpp: the same fields, certificate and
+/// tolerances; iterations counts Newton steps) unless options.ellipsoid_newton is false; a pair
+/// Newton does not certify (touching within the contact band, the rounding floor, semiaxes more
+/// unequal than kEllipsoidNewtonMaxAspect) goes on to GJK, with the iterations left.
 ///
 /// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
 /// subtracts the margins of rounded shapes and converts once to the world frame:

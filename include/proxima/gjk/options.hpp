@@ -28,6 +28,10 @@ struct GjkOptions {
   /// gjk::distance answers sphere-sphere, sphere-box, sphere-capsule and capsule-capsule pairs by
   /// their exact closed forms (gjk/closed_form.hpp) instead of GJK. Off: GJK for every pair.
   bool closed_forms = true;
+  /// gjk::distance answers ellipsoid-ellipsoid and ellipsoid-sphere pairs by Newton's method on
+  /// the support functions (gjk/ellipsoid_newton.hpp: same certificate and tolerances, GJK when it
+  /// does not certify). Off: GJK for those pairs.
+  bool ellipsoid_newton = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
