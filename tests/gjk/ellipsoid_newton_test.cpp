@@ -318,9 +318,15 @@ TEST(EllipsoidNewton, GuardsHandPairsToGjk) {
   EXPECT_EQ(n.distance, g.distance);
   EXPECT_EQ(n.iterations, g.iterations);
   EXPECT_EQ(n.point_a, g.point_a);
-  // The iteration cap counts Newton's steps too.
+  // A cap below Newton's own step cap runs GJK, as with Newton off (bit for bit), so capped
+  // warm-started callers keep GJK's progress; the cap is kept either way.
   for (int cap = 1; cap <= 4; ++cap) {
     const DistanceResult c = distance(ball, pa, Ellipsoid(Vec3(0.9, 0.1, 0.4)), pb, {.max_iterations = cap});
+    const DistanceResult cg =
+        distance(ball, pa, Ellipsoid(Vec3(0.9, 0.1, 0.4)), pb, {.max_iterations = cap, .ellipsoid_newton = false});
+    EXPECT_TRUE(c.distance == cg.distance || (std::isnan(c.distance) && std::isnan(cg.distance))) << "cap " << cap;
+    EXPECT_EQ(c.iterations, cg.iterations) << "cap " << cap;
+    EXPECT_EQ(c.status, cg.status) << "cap " << cap;
     EXPECT_LE(c.iterations, cap);
     if (c.status == Status::converged) {
       EXPECT_EQ(certificate_failure({Vec3(0.5, 0.6, 0.7), pa}, {Vec3(0.9, 0.1, 0.4), pb}, c), "");

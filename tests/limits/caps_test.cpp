@@ -189,42 +189,32 @@ TEST(LimitsCaps, AdvancementWithCappedGjkNeverStepsPastContact) {
   const ToiResult exact = ccd::toi_translate(kEllA, kPoseA, Vec3::Zero(), kEllB, pose_b_at(6), Vec3(-8, 0.4, 0.2), 1.0,
                                              {.gjk = {.max_iterations = 1000, .nesterov = true}});
   ASSERT_TRUE(exact.contact);
-  int answered = 0;
-  for (int cap : {1, 2, 3}) {
-    ccd::ToiOptions options;
-    options.gjk.max_iterations = cap;
-    // GJK's own cap: the ellipsoid pair would otherwise go to Newton's method (see below).
-    options.gjk.ellipsoid_newton = false;
-    const ToiResult r = ccd::toi_translate(kEllA, kPoseA, Vec3::Zero(), kEllB, pose_b_at(6), Vec3(-8, 0.4, 0.2), 1.0, options);
-    if (r.status == Status::converged) {
-      ++answered;
-      EXPECT_TRUE(r.contact) << "cap " << cap;
-      EXPECT_LE(r.toi, exact.toi + 1e-9) << "cap " << cap << ": stepped past the first contact";
-      // Contact is declared when even the upper bound is within the contact tolerance (1e-9 of
-      // the scale, about 8 here), so the answer is early by at most about that over the approach
-      // speed (about 8): 1e-6 is a generous bound that still catches a stalled advancement.
-      EXPECT_GE(r.toi, exact.toi - 1e-6) << "cap " << cap;
-    } else {
-      EXPECT_EQ(r.status, Status::iteration_limit) << "cap " << cap;
-      EXPECT_FALSE(r.contact) << "cap " << cap;
+  // With the default options (Newton's method on for ellipsoid pairs) and with it off: a cap
+  // below kEllipsoidNewtonMaxIterations runs GJK either way (handing GJK only the iterations
+  // Newton left would lose the warm starts' progress: every step uncertified, no contact).
+  for (const bool newton : {true, false}) {
+    int answered = 0;
+    for (int cap : {1, 2, 3}) {
+      ccd::ToiOptions options;
+      options.gjk.max_iterations = cap;
+      options.gjk.ellipsoid_newton = newton;
+      const ToiResult r =
+          ccd::toi_translate(kEllA, kPoseA, Vec3::Zero(), kEllB, pose_b_at(6), Vec3(-8, 0.4, 0.2), 1.0, options);
+      if (r.status == Status::converged) {
+        ++answered;
+        EXPECT_TRUE(r.contact) << "cap " << cap << " newton " << newton;
+        EXPECT_LE(r.toi, exact.toi + 1e-9) << "cap " << cap << " newton " << newton << ": stepped past the first contact";
+        // Contact is declared when even the upper bound is within the contact tolerance (1e-9 of
+        // the scale, about 8 here), so the answer is early by at most about that over the approach
+        // speed (about 8): 1e-6 is a generous bound that still catches a stalled advancement.
+        EXPECT_GE(r.toi, exact.toi - 1e-6) << "cap " << cap << " newton " << newton;
+      } else {
+        EXPECT_EQ(r.status, Status::iteration_limit) << "cap " << cap << " newton " << newton;
+        EXPECT_FALSE(r.contact) << "cap " << cap << " newton " << newton;
+      }
     }
-  }
-  // Warm starts carry GJK's progress from step to step, so a capped GJK still gets there.
-  EXPECT_EQ(answered, 3);
-  // With Newton's method on (the default for ellipsoid pairs) a cap of 1-3 leaves it too few
-  // steps to certify, and the GJK it hands over to gets the iterations left (none): every step's
-  // distance is an uncertified upper bound, so the advancement must end at its own cap without
-  // a contact, never with a wrong one. (Known limitation, docs/benchmarks.md session 10.)
-  for (int cap : {1, 2, 3}) {
-    ccd::ToiOptions options;
-    options.gjk.max_iterations = cap;
-    const ToiResult r = ccd::toi_translate(kEllA, kPoseA, Vec3::Zero(), kEllB, pose_b_at(6), Vec3(-8, 0.4, 0.2), 1.0, options);
-    if (r.status == Status::converged && r.contact) {
-      EXPECT_LE(r.toi, exact.toi + 1e-9) << "cap " << cap << ": stepped past the first contact";
-    } else {
-      EXPECT_EQ(r.status, Status::iteration_limit) << "cap " << cap;
-      EXPECT_FALSE(r.contact) << "cap " << cap;
-    }
+    // Warm starts carry GJK's progress from step to step, so a capped GJK still gets there.
+    EXPECT_EQ(answered, 3) << "newton " << newton;
   }
 }
 

@@ -298,12 +298,14 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     }
   }
   // Ellipsoid pairs: Newton's method first; when it does not certify, GJK with the iterations
-  // left (the steps Newton spent count against options.max_iterations).
+  // left (the steps Newton spent count against options.max_iterations). Only when the cap leaves
+  // Newton its own step cap: a capped, warm-started caller (conservative advancement runs GJK at
+  // 1-3 iterations a step) keeps GJK, whose warm starts carry progress from call to call.
   int newton_steps = 0;
   const GjkOptions* gjk_options = &options;
   GjkOptions reduced;
   if constexpr (has_ellipsoid_newton_distance<A, B>) {
-    if (options.ellipsoid_newton) {
+    if (options.ellipsoid_newton && options.max_iterations >= kEllipsoidNewtonMaxIterations) {
       DistanceResult nr;
       if (ellipsoid_newton_distance(a, pose_a, b, pose_b, options, nr)) {
         if (Store && !nr.intersect && nr.status == Status::converged) warm.direction = nr.normal;

@@ -30,7 +30,8 @@ struct GjkOptions {
   bool closed_forms = true;
   /// gjk::distance answers ellipsoid-ellipsoid and ellipsoid-sphere pairs by Newton's method on
   /// the support functions (gjk/ellipsoid_newton.hpp: same certificate and tolerances, GJK when it
-  /// does not certify). Off: GJK for those pairs.
+  /// does not certify). Only when max_iterations >= kEllipsoidNewtonMaxIterations: under a smaller
+  /// cap these pairs run GJK as with the option off. Off: GJK for those pairs.
   bool ellipsoid_newton = true;
 };
 
