@@ -40,6 +40,12 @@ std::string num(double v) {
 
 CheckReport none(const std::string& why) { return {"none", "", why}; }
 
+// Why a second method gave no answer to compare with: "iteration_limit, no_progress",
+// "degenerate_input, scale_out_of_range", ...
+std::string stopped(Status status, Detail detail) {
+  return std::string(to_string(status)) + ", " + std::string(to_string(detail));
+}
+
 CheckReport verdict(bool agree, const std::string& method, const std::string& detail) {
   return {agree ? "agree" : "disagree", method, detail};
 }
@@ -213,7 +219,7 @@ CheckReport check_toi_translate(const QueryInput& in, const Answer& primary, dou
   const Pose a_end = Pose::from_translation(q.velocity_a * q.t_max) * q.pose_a;
   const Pose b_end = Pose::from_translation(q.velocity_b * q.t_max) * q.pose_b;
   const ccd::ScrewResult r = ccd::screw_collisions(*in.a->mesh, q.pose_a, a_end, *in.b->mesh, q.pose_b, b_end);
-  if (r.status != Status::converged) return none("screw exact mode hit its iteration limit");
+  if (r.status != Status::converged) return none("screw exact mode did not converge (" + stopped(r.status, r.detail) + ")");
   return compare_contact(contact, toi, r.contact, r.toi * q.t_max, q.t_max, tol, "screw-exact", "gjk-advance");
 }
 
@@ -221,7 +227,9 @@ CheckReport check_screw(const QueryInput& in, const Answer& primary, double tol)
   const QuerySpec& q = in.query;
   if (!both_convex(in)) return none("convex conservative advancement needs convex shapes (polytopes), not meshes");
   const ToiResult r = ccd::toi_screw(*in.a->convex, q.pose_a, *q.pose_a_end, *in.b->convex, q.pose_b, *q.pose_b_end);
-  if (r.status != Status::converged) return none("conservative advancement hit its iteration limit");
+  if (r.status != Status::converged) {
+    return none("conservative advancement did not converge (" + stopped(r.status, r.detail) + ")");
+  }
   if (r.contact && r.toi == 0) return none("the shapes touch at the start (screw exact mode reports crossings only)");
   return compare_contact(field_bool(primary, "contact"), field_number(primary, "toi"), r.contact, r.toi, 1.0, tol,
                          "gjk-advance-screw", "glide");

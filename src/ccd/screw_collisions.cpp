@@ -10,6 +10,7 @@
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
 #include "ccd/roots.hpp"
+#include "ccd/scale_range.hpp"
 #include "ccd/triple_product.hpp"
 
 #include <algorithm>
@@ -470,6 +471,12 @@ void detail::validate_screw_options(const ScrewOptions& o) {
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
+  // Far from unit scale, products of lengths over- or underflow: such a query runs on a copy
+  // brought to unit scale, or is refused (scale_range.hpp).
+  const double scale_of_bodies = a.bounding_sphere().radius + b.bounding_sphere().radius;
+  if (!detail::near_unit_scale(scale_of_bodies)) {
+    return detail::rescaled_screw_collisions(a, a_start, a_end, b, b_start, b_end, options, scale_of_bodies);
+  }
   if (options.method == ScrewMethod::raster) return detail::raster_screw_collisions(a, a_start, a_end, b, b_start, b_end, options);
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));

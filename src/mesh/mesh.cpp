@@ -39,6 +39,11 @@ Eigen::Vector2d project(const Vec3& p, const Vec3& n) {
 
 double cross2(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
 
+// p times 2^exponent, exact while the coordinates stay normal doubles.
+Vec3 ldexp(const Vec3& p, int exponent) {
+  return {std::ldexp(p.x(), exponent), std::ldexp(p.y(), exponent), std::ldexp(p.z(), exponent)};
+}
+
 }  // namespace
 
 Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<int>>& faces,
@@ -61,17 +66,30 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
   m.aabb_ = {lo, hi};
   m.extent_ = (hi - lo).maxCoeff();
   if (!(m.extent_ > 0)) throw InvalidInput("vertices", "all vertices coincide: the mesh has no extent");
+  // Lengths squared (norms, areas) and cubed (the volume) over- or underflow far from unit scale
+  // (areas of a mesh 1e-200 wide are 0, its edge lengths' squares too, and 1e200 wide they are
+  // infinite), so they are measured on the vertices times 2^-e, e the binary exponent of the
+  // extent: a power of two scales exactly, so on meshes whose squares do not overflow these are
+  // the same numbers (bit for bit) times 2^(-e k), and far from unit scale they stay finite.
+  // (ldexp, not a multiplication by 2^-e: that factor overflows for a subnormal extent.)
+  const int exponent = std::ilogb(m.extent_);
+  std::vector<Vec3> unit(verts.size());
+  for (std::size_t i = 0; i < verts.size(); ++i) unit[i] = ldexp(verts[i], -exponent);
+  const double unit_extent = std::ldexp(m.extent_, -exponent);
   m.sphere_.center = (lo + hi) / 2;
-  m.sphere_.radius = 0;
-  for (const Vec3& p : verts) m.sphere_.radius = std::max(m.sphere_.radius, (p - m.sphere_.center).norm());
+  const Vec3 unit_center = ldexp(m.sphere_.center, -exponent);
+  double unit_radius = 0;
+  for (const Vec3& p : unit) unit_radius = std::max(unit_radius, (p - unit_center).norm());
+  m.sphere_.radius = std::ldexp(unit_radius, exponent);
 
   // Faces: indices, repeats, degeneracy, planarity.
   const int nf = static_cast<int>(faces.size());
   m.face_start_.reserve(faces.size() + 1);
   m.face_start_.push_back(0);
   std::vector<int> used(nv, 0);
-  const double min_length = options.degenerate_tolerance * m.extent_;
-  const double min_area = options.degenerate_tolerance * m.extent_ * m.extent_;
+  // Edge lengths and areas in the unit coordinates (scaled back only for the messages).
+  const double min_length = options.degenerate_tolerance * unit_extent;
+  const double min_area = options.degenerate_tolerance * unit_extent * unit_extent;
   const double max_warp = options.planarity_tolerance * m.extent_;
   for (int f = 0; f < nf; ++f) {
     const auto& ids = faces[f];
@@ -90,17 +108,18 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
       used[ids[j]] = 1;
     }
     for (int j = 0; j < k; ++j) {
-      const double len = (verts[ids[(j + 1) % k]] - verts[ids[j]]).norm();
+      const double len = (unit[ids[(j + 1) % k]] - unit[ids[j]]).norm();
       if (!(len > min_length)) {
         throw InvalidInput(face_field(f), "degenerate face: edge " + std::to_string(ids[j]) + "-" +
-                                              std::to_string(ids[(j + 1) % k]) + " has length " + format_number(len));
+                                              std::to_string(ids[(j + 1) % k]) + " has length " +
+                                              format_number(std::ldexp(len, exponent)));
       }
     }
-    const Vec3 n = newell_normal(verts, ids);
+    const Vec3 n = newell_normal(unit, ids);
     const double area = n.norm() / 2;
     if (!(area > min_area)) {
-      throw InvalidInput(face_field(f), "degenerate face: area " + format_number(area) + " (below " +
-                                            format_number(min_area) + ")");
+      throw InvalidInput(face_field(f), "degenerate face: area " + format_number(std::ldexp(area, 2 * exponent)) +
+                                            " (below " + format_number(std::ldexp(min_area, 2 * exponent)) + ")");
     }
     Plane plane;
     plane.normal = n / (2 * area);
@@ -189,23 +208,35 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
   build_csr(vf, m.vertex_face_start_, m.vertex_face_ids_);
 
   // Signed volume: sum over faces of (area vector . point on face) / 3, about the AABB centre
-  // so that far-from-origin meshes keep their digits.
+  // so that far-from-origin meshes keep their digits; in the unit coordinates, so that its sign
+  // survives any scale (the stored value is 0 or infinite when the volume itself is out of range).
   double volume = 0;
   for (int f = 0; f < nf; ++f) {
     auto ids = m.face(f);
-    std::vector<Vec3> local;
     Vec3 n = Vec3::Zero();
     const std::size_t k = ids.size();
     for (std::size_t i = 0; i < k; ++i) {
-      n += (verts[ids[i]] - m.sphere_.center).cross(verts[ids[(i + 1) % k]] - m.sphere_.center);
+      n += (unit[ids[i]] - unit_center).cross(unit[ids[(i + 1) % k]] - unit_center);
     }
-    volume += n.dot(verts[ids[0]] - m.sphere_.center) / 6;
+    volume += n.dot(unit[ids[0]] - unit_center) / 6;
   }
-  m.volume_ = volume;
+  m.volume_ = std::ldexp(volume, 3 * exponent);
   if (m.closed_ && !(volume > 0)) {
-    throw InvalidInput("faces", "oriented inward: the signed volume is " + format_number(volume) +
+    throw InvalidInput("faces", "oriented inward: the signed volume is " + format_number(m.volume_) +
                                     " (list each face counter-clockwise seen from outside)");
   }
+  return m;
+}
+
+Mesh Mesh::scaled_by_power_of_two(int exponent) const {
+  Mesh m = *this;
+  for (Vec3& p : m.vertices_) p = ldexp(p, exponent);
+  for (Plane& plane : m.planes_) plane.offset = std::ldexp(plane.offset, exponent);
+  m.aabb_ = {ldexp(m.aabb_.min, exponent), ldexp(m.aabb_.max, exponent)};
+  m.sphere_.center = ldexp(m.sphere_.center, exponent);
+  m.sphere_.radius = std::ldexp(m.sphere_.radius, exponent);
+  m.extent_ = std::ldexp(m.extent_, exponent);
+  m.volume_ = std::ldexp(m.volume_, 3 * exponent);
   return m;
 }
 

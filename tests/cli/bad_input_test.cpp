@@ -5,6 +5,7 @@
 // answer still written, in order.
 #include "command_support.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace proxima::test {
@@ -76,6 +77,71 @@ TEST(BadInput, ShapesFarFromUnitScaleAreAnsweredAsOutOfRangeNotAsBadShapes) {
   EXPECT_TRUE(contains(r.lines[2]["message"].get<std::string>(), "shape \"huge\" has no implicit form")) << r.out;
   EXPECT_EQ(r.lines[3]["status"], "ok") << r.out;
   EXPECT_NEAR(r.lines[3]["distance"].get<double>(), 1.0, 1e-12);
+}
+
+// A cube mesh of half side 0.5 f (vertices written with printf's %.17g) and a screw query that
+// moves a copy of it from (0, -3, 0) f past the first one, turning, in the given method.
+std::string cube_mesh(double f) {
+  std::string v;
+  for (int i = 0; i < 8; ++i) {
+    const double x = ((i == 1 || i == 2 || i == 5 || i == 6) ? 0.5 : -0.5) * f;
+    const double y = ((i == 2 || i == 3 || i == 6 || i == 7) ? 0.5 : -0.5) * f;
+    const double z = (i >= 4 ? 0.5 : -0.5) * f;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s[%.17g, %.17g, %.17g]", i == 0 ? "" : ", ", x, y, z);
+    v += buf;
+  }
+  return R"({"type": "mesh", "vertices": [)" + v +
+         R"(], "faces": [[0,3,2,1], [4,5,6,7], [0,1,5,4], [2,3,7,6], [0,4,7,3], [1,2,6,5]]})";
+}
+
+std::string screw_query(const std::string& id, const std::string& shape, double f, const std::string& method) {
+  auto g = [&](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", x * f);
+    return std::string(buf);
+  };
+  return R"({"id": ")" + id + R"(", "kind": "screw", "method": ")" + method + R"(", "a": ")" + shape + R"(", "b": ")" +
+         shape + R"(", "pose_b": {"translation": [0, )" + g(-3) + R"(, 0]}, "pose_b_end": {"translation": [)" + g(0.2) +
+         ", " + g(3) + ", " + g(0.1) + R"(], "euler_xyz": [0.3, 0, 0.2]}})";
+}
+
+TEST(BadInput, ScrewQueriesOutsideTheCcdScaleRangeAreRefusedAndTheOthersAnswered) {
+  // kCcdMaxScale = 1e290: cubes of size 1e300 are refused per query; cubes of size 1e200 (whose
+  // triple products overflowed before the ccd rescaling) give the unit cube's answer scaled.
+  const std::string scene = R"({"shapes": {"huge": )" + cube_mesh(1e300) + R"(, "big": )" + cube_mesh(1e200) +
+                            R"(, "unit": )" + cube_mesh(1) + R"(}, "queries": [)" +
+                            screw_query("huge", "huge", 1e300, "glide") + ", " +
+                            screw_query("huge-raster", "huge", 1e300, "raster") + ", " +
+                            screw_query("big", "big", 1e200, "glide") + ", " +
+                            screw_query("big-raster", "big", 1e200, "raster") + ", " +
+                            screw_query("unit", "unit", 1, "glide") + ", " +
+                            screw_query("unit-raster", "unit", 1, "raster") + "]}";
+  const CommandResult r = run_proxima("run -", &scene);
+  ASSERT_EQ(r.lines.size(), 6u) << r.out << r.err;
+  for (int i : {0, 1}) {
+    EXPECT_EQ(r.lines[i]["status"], "ok") << r.out;
+    EXPECT_EQ(r.lines[i]["solver_status"], "degenerate_input") << r.out;
+    EXPECT_EQ(r.lines[i]["detail"], "scale_out_of_range") << r.out;
+    EXPECT_EQ(r.lines[i]["converged"], false) << r.out;
+    EXPECT_EQ(r.lines[i]["contact"], false) << r.out;
+    EXPECT_TRUE(r.lines[i]["toi"].is_null()) << r.out;
+    EXPECT_TRUE(r.lines[i]["collisions"].empty()) << r.out;
+  }
+  for (int i : {2, 3}) {
+    const auto& big = r.lines[i];
+    const auto& unit = r.lines[i + 2];
+    EXPECT_EQ(unit["solver_status"], "converged") << r.out;
+    EXPECT_EQ(unit["contact"], true) << r.out;
+    EXPECT_EQ(big["solver_status"], "converged") << r.out;
+    EXPECT_EQ(big["contact"], true) << r.out;
+    EXPECT_NEAR(big["toi"].get<double>(), unit["toi"].get<double>(), 1e-9) << r.out;
+    ASSERT_EQ(big["collisions"].size(), unit["collisions"].size()) << r.out;
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(big["point"][k].get<double>() / 1e200, unit["point"][k].get<double>(), 1e-9) << r.out;
+      EXPECT_NEAR(big["normal"][k].get<double>(), unit["normal"][k].get<double>(), 1e-9) << r.out;
+    }
+  }
 }
 
 TEST(BadInput, MissingMeshFileAndMissingShapeNameFailOnlyTheirQueries) {

@@ -27,7 +27,7 @@ enum class Detail : std::uint8_t {
   non_finite,           ///< a NaN or infinity appeared; the result is the last finite bound
   degenerate_simplex,   ///< EPA could not grow GJK's simplex to a full-dimensional one
   face_capacity,        ///< EPA ran out of face slots
-  scale_out_of_range,   ///< GJK/EPA: the query's scale is outside [kGjkMinScale, kGjkMaxScale]
+  scale_out_of_range,   ///< GJK/EPA: the query's scale is outside [kGjkMinScale, kGjkMaxScale]; ccd screw: [kCcdMinScale, kCcdMaxScale]
 };
 
 /// Lower-case name of a status, as the scene runner prints it ("converged", ...).

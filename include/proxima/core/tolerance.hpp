@@ -291,6 +291,23 @@ inline constexpr int kCcdRasterMaxPixelRecords = 1 << 20;
 /// section 9 (2^depth pieces at most); hitting it gives Status::iteration_limit (the piece is then
 /// drawn straight). Only edges that pass within about pixel * 2^-depth of the screw axis need it.
 inline constexpr int kCcdRasterMaxSubdivision = 20;
+/// screw_collisions: the range of query scales (sum of the two meshes' bounding radii, length
+/// units) it answers. Its contact functions multiply up to three lengths (the edge-edge triple
+/// product; four in its closest-point terms), which over- and underflow far from 1: run as given,
+/// seeded motions scaled by 10^k were answered right for k in [-78, 76] and wrongly, still
+/// reported converged, from k = -79 and k = 77 on (phantom, lost and misplaced collisions). So a
+/// query outside [2^-64, 2^64] runs on a copy with every length times a power of two (exact) that
+/// brings it near 1 (src/ccd/scale_range.hpp), and is answered right from 1e-290 to 1e289
+/// (tests/limits/ccd_scale_range_test.cpp). That leaves the inputs themselves: below this bound
+/// the coordinates of a body, some of which lie 1e-17 of its size from 0 (a torus's cos(pi/2)),
+/// become subnormal and lose digits, and the smallest double (4.9e-324) is reached soon after.
+/// Outside the range a query returns status degenerate_input, detail scale_out_of_range, and no
+/// collisions; express such meshes in other units. The lower end, in length units.
+inline constexpr double kCcdMinScale = 1e-290;
+/// screw_collisions: the upper end of the query scales it answers (kCcdMinScale says why), in
+/// length units: the largest double is 1.8e308, and above this bound the poses' translations of a
+/// step of a few body sizes, and their sums in the relative motion, approach it.
+inline constexpr double kCcdMaxScale = 1e290;
 /// Convex time of impact (conservative advancement): contact is declared when the GJK distance
 /// falls below this times the scale (unitless). The reported time is then early by at most this
 /// times scale / closing speed. Smaller costs iterations near grazing contact.

@@ -106,6 +106,13 @@ class Mesh {
   const Aabb& aabb() const noexcept { return aabb_; }
   const BoundingSphere& bounding_sphere() const noexcept { return sphere_; }
 
+  /// The same mesh with every length multiplied by 2^exponent: vertices, plane offsets, AABB,
+  /// bounding sphere and extent exactly (a power of two scales without rounding while the numbers
+  /// stay normal doubles), the volume by 2^(3 exponent) (0 or infinite when that leaves the double
+  /// range); faces, normals and adjacency unchanged, no validation. The ccd queries use it to
+  /// bring meshes far from unit scale near it. Cost O(V + F) (a copy).
+  Mesh scaled_by_power_of_two(int exponent) const;
+
   /// Splits face f into triangles (ear clipping in the face plane, so non-convex faces work),
   /// each counter-clockwise seen from outside. Cost O(k^2) for a k-gon.
   std::vector<std::array<int, 3>> triangulate_face(int f) const;
