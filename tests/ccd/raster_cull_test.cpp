@@ -14,6 +14,8 @@
 #include "ccd/properness.hpp"
 #include "ccd/raster_screen.hpp"
 
+#include "support/ccd_motions.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,16 +31,10 @@ namespace {
 
 using mesh::Mesh;
 
-Vec3 random_unit(std::mt19937_64& rng) {
-  std::normal_distribution<double> n;
-  return Vec3{n(rng), n(rng), n(rng)}.normalized();
-}
-
-Pose random_turn(std::mt19937_64& rng, double max_angle, const Vec3& translation = Vec3::Zero()) {
-  std::uniform_real_distribution<double> u01(0, 1);
-  const double angle = max_angle * u01(rng);
-  return Pose::from_matrix(Eigen::AngleAxisd(angle, random_unit(rng)).toRotationMatrix(), translation);
-}
+using test::Motion;
+using test::random_motion;
+using test::random_turn;
+using test::random_unit;
 
 // max over phi in [0, theta] of (R(phi) a) . b in closed form: never below a sampled turn (it is an
 // upper bound, which the culls need) and at most a sampling gap above the sampled maximum (it is
@@ -128,29 +124,6 @@ Mesh hull_mesh(const Mesh& m) {
   std::vector<std::vector<int>> faces;
   for (const auto& f : hull.faces()) faces.push_back({f[0], f[1], f[2]});
   return Mesh::from_faces(hull.vertices(), faces);
-}
-
-// B starts clear of A's bounding sphere and passes by or through A, turning up to 45 degrees
-// (every third motion up to 2.5 rad) relative to A, which turns a little itself.
-struct Motion {
-  Pose a0, a1, b0, b1;
-};
-
-Motion random_motion(std::mt19937_64& rng, const Mesh& a, const Mesh& b, int k) {
-  std::uniform_real_distribution<double> u01(0, 1);
-  const double reach = a.bounding_sphere().radius + b.bounding_sphere().radius;
-  Motion m;
-  m.a0 = random_turn(rng, std::numbers::pi);
-  m.a1 = random_turn(rng, 0.1) * m.a0 * Pose::from_translation(Vec3(0.1 * u01(rng), 0, 0));
-  const Vec3 dir = random_unit(rng);
-  const Pose turn = random_turn(rng, std::numbers::pi);
-  const double along = u01(rng);
-  const Vec3 offset = reach * (k % 2 == 0 ? 1.0 : 0.4) * along * random_unit(rng);
-  m.b0 = Pose::from_matrix(turn.rotation(), reach * (1.02 + 0.5 * u01(rng)) * dir + offset);
-  const double spin = k % 3 == 2 ? 2.5 : std::numbers::pi / 4;
-  const Mat3 r_end = random_turn(rng, spin).rotation() * turn.rotation();
-  m.b1 = Pose::from_matrix(r_end, -reach * (0.5 + 2.5 * u01(rng)) * dir + offset);
-  return m;
 }
 
 bool same_collision(const Collision& x, const Collision& y, double time_tolerance) {
