@@ -8,6 +8,16 @@
 
 namespace proxima::ccd::detail {
 
+namespace {
+
+/// p times 2^exponent, exact while the coordinates stay normal doubles (ldexp rather than a
+/// product with 2^exponent, which overflows for scales near the smallest doubles).
+Vec3 times_power_of_two(const Vec3& p, int exponent) {
+  return {std::ldexp(p.x(), exponent), std::ldexp(p.y(), exponent), std::ldexp(p.z(), exponent)};
+}
+
+}  // namespace
+
 ScrewResult rescaled_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                                       const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
                                       double scale) {
@@ -16,11 +26,7 @@ ScrewResult rescaled_screw_collisions(const mesh::Mesh& a, const Pose& a_start, 
   refused.detail = Detail::scale_out_of_range;
   if (!(scale >= kCcdMinScale && scale <= kCcdMaxScale)) return refused;
   const int exponent = std::ilogb(scale);
-  // ldexp rather than a product with 2^-e, which overflows for scales near the smallest doubles.
-  auto unit_translation = [&](const Pose& p) {
-    const Vec3& t = p.translation();
-    return Vec3(std::ldexp(t.x(), -exponent), std::ldexp(t.y(), -exponent), std::ldexp(t.z(), -exponent));
-  };
+  auto unit_translation = [&](const Pose& p) { return times_power_of_two(p.translation(), -exponent); };
   for (const Pose* p : {&a_start, &a_end, &b_start, &b_end}) {
     if (!unit_translation(*p).allFinite()) return refused;
   }
@@ -30,12 +36,9 @@ ScrewResult rescaled_screw_collisions(const mesh::Mesh& a, const Pose& a_start, 
   const mesh::Mesh unit_b = b.scaled_by_power_of_two(-exponent);
   ScrewResult r = screw_collisions(unit_a, unit_pose(a_start), unit_pose(a_end), unit_b, unit_pose(b_start),
                                    unit_pose(b_end), options);
-  auto back = [&](const Vec3& p) {
-    return Vec3(std::ldexp(p.x(), exponent), std::ldexp(p.y(), exponent), std::ldexp(p.z(), exponent));
-  };
-  for (Collision& c : r.collisions) c.point = back(c.point);
-  r.point = back(r.point);
-  r.screw.axis_point = back(r.screw.axis_point);
+  for (Collision& c : r.collisions) c.point = times_power_of_two(c.point, exponent);
+  r.point = times_power_of_two(r.point, exponent);
+  r.screw.axis_point = times_power_of_two(r.screw.axis_point, exponent);
   r.screw.glide = std::ldexp(r.screw.glide, exponent);
   return r;
 }
