@@ -95,8 +95,10 @@ class GjkOptions:
     absolute_tolerance: float
     max_iterations: int
     nesterov: bool
+    closed_forms: bool
+    ellipsoid_newton: bool
     def __init__(self, relative_tolerance: float = ..., absolute_tolerance: float = ..., max_iterations: int = ...,
-                 nesterov: bool = False) -> None: ...
+                 nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True) -> None: ...
 
 class EpaOptions:
     relative_tolerance: float

@@ -160,15 +160,29 @@ void bind_core(py::module_& m) {
 
   // ---- options and results -----------------------------------------------------------------------
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
-      .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov) {
-             return gjk::GjkOptions{relative_tolerance, absolute_tolerance, max_iterations, nesterov};
+      .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
+                       bool closed_forms, bool ellipsoid_newton) {
+             gjk::GjkOptions o;
+             o.relative_tolerance = relative_tolerance;
+             o.absolute_tolerance = absolute_tolerance;
+             o.max_iterations = max_iterations;
+             o.nesterov = nesterov;
+             o.closed_forms = closed_forms;
+             o.ellipsoid_newton = ellipsoid_newton;
+             return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
-           "max_iterations"_a = kGjkMaxIterations, "nesterov"_a = false, "GJK options (defaults from tolerance.hpp).")
+           "max_iterations"_a = kGjkMaxIterations, "nesterov"_a = false, "closed_forms"_a = gjk::GjkOptions{}.closed_forms,
+           "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton,
+           "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
       .def_readwrite("max_iterations", &gjk::GjkOptions::max_iterations)
-      .def_readwrite("nesterov", &gjk::GjkOptions::nesterov);
+      .def_readwrite("nesterov", &gjk::GjkOptions::nesterov)
+      .def_readwrite("closed_forms", &gjk::GjkOptions::closed_forms,
+                     "Sphere/box/capsule pairs by their exact closed forms (off: GJK for every pair).")
+      .def_readwrite("ellipsoid_newton", &gjk::GjkOptions::ellipsoid_newton,
+                     "Ellipsoid-ellipsoid and ellipsoid-sphere distance by Newton's method (off: GJK).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

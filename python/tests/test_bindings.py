@@ -170,6 +170,29 @@ def test_options_and_results_fields():
     assert "IntersectResult" in repr(proxima.intersect(a, proxima.Pose(), b, pb))
 
 
+def test_gjk_options_pick_the_method():
+    """closed_forms and ellipsoid_newton off route the pair to GJK: same distance, GJK's iterations."""
+    defaults = proxima.GjkOptions()
+    assert defaults.closed_forms and defaults.ellipsoid_newton
+    pb = proxima.Pose.from_translation((4.1, 0.3, 0.2))
+    # sphere-box: the closed form reports 0 iterations, GJK at least one
+    s, bx = proxima.sphere(radius=0.5), proxima.box(half_extents=(1, 2, 0.5))
+    closed = proxima.distance(s, proxima.Pose(), bx, pb)
+    gjk = proxima.distance(s, proxima.Pose(), bx, pb, options=proxima.GjkOptions(closed_forms=False))
+    assert closed.iterations == 0 and gjk.iterations >= 1
+    assert gjk.distance == pytest.approx(closed.distance, abs=1e-9)
+    # ellipsoids: Newton and GJK agree within GJK's certificate; the flag is stored
+    a = proxima.ellipsoid(semiaxes=(1, 2, 3))
+    b = proxima.ellipsoid(semiaxes=(2, 1, 1))
+    off = proxima.GjkOptions(ellipsoid_newton=False)
+    assert not off.ellipsoid_newton
+    newton = proxima.distance(a, proxima.Pose(), b, pb)
+    plain = proxima.distance(a, proxima.Pose(), b, pb, options=off)
+    assert newton.status == proxima.Status.converged and plain.status == proxima.Status.converged
+    assert plain.distance == pytest.approx(newton.distance, abs=newton.gap + plain.gap + 1e-12)
+    assert newton.iterations != plain.iterations or newton.distance != plain.distance
+
+
 def test_pair_matches_free_functions(rng):
     a = proxima.box(half_extents=(1, 1, 1))
     b = proxima.capsule(radius=0.3, half_length=0.8)

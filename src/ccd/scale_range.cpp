@@ -2,21 +2,15 @@
 // Screw collisions far from unit scale: see scale_range.hpp.
 #include "ccd/scale_range.hpp"
 
+#include "core/power_of_two.hpp"
+
 #include <proxima/core/tolerance.hpp>
 
 #include <cmath>
 
 namespace proxima::ccd::detail {
 
-namespace {
-
-/// p times 2^exponent, exact while the coordinates stay normal doubles (ldexp rather than a
-/// product with 2^exponent, which overflows for scales near the smallest doubles).
-Vec3 times_power_of_two(const Vec3& p, int exponent) {
-  return {std::ldexp(p.x(), exponent), std::ldexp(p.y(), exponent), std::ldexp(p.z(), exponent)};
-}
-
-}  // namespace
+using proxima::detail::times_power_of_two;
 
 ScrewResult rescaled_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                                       const Pose& b_start, const Pose& b_end, const ScrewOptions& options,

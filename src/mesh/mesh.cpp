@@ -3,6 +3,8 @@
 
 #include <proxima/core/error.hpp>
 
+#include "core/power_of_two.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,6 +12,9 @@
 #include <utility>
 
 namespace proxima::mesh {
+
+using proxima::detail::times_power_of_two;
+
 namespace {
 
 std::string face_field(int f) { return "faces[" + std::to_string(f) + "]"; }
@@ -38,11 +43,6 @@ Eigen::Vector2d project(const Vec3& p, const Vec3& n) {
 }
 
 double cross2(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-// p times 2^exponent, exact while the coordinates stay normal doubles.
-Vec3 ldexp(const Vec3& p, int exponent) {
-  return {std::ldexp(p.x(), exponent), std::ldexp(p.y(), exponent), std::ldexp(p.z(), exponent)};
-}
 
 }  // namespace
 
@@ -74,10 +74,10 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
   // (ldexp, not a multiplication by 2^-e: that factor overflows for a subnormal extent.)
   const int exponent = std::ilogb(m.extent_);
   std::vector<Vec3> unit(verts.size());
-  for (std::size_t i = 0; i < verts.size(); ++i) unit[i] = ldexp(verts[i], -exponent);
+  for (std::size_t i = 0; i < verts.size(); ++i) unit[i] = times_power_of_two(verts[i], -exponent);
   const double unit_extent = std::ldexp(m.extent_, -exponent);
   m.sphere_.center = (lo + hi) / 2;
-  const Vec3 unit_center = ldexp(m.sphere_.center, -exponent);
+  const Vec3 unit_center = times_power_of_two(m.sphere_.center, -exponent);
   double unit_radius = 0;
   for (const Vec3& p : unit) unit_radius = std::max(unit_radius, (p - unit_center).norm());
   m.sphere_.radius = std::ldexp(unit_radius, exponent);
@@ -230,10 +230,10 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
 
 Mesh Mesh::scaled_by_power_of_two(int exponent) const {
   Mesh m = *this;
-  for (Vec3& p : m.vertices_) p = ldexp(p, exponent);
+  for (Vec3& p : m.vertices_) p = times_power_of_two(p, exponent);
   for (Plane& plane : m.planes_) plane.offset = std::ldexp(plane.offset, exponent);
-  m.aabb_ = {ldexp(m.aabb_.min, exponent), ldexp(m.aabb_.max, exponent)};
-  m.sphere_.center = ldexp(m.sphere_.center, exponent);
+  m.aabb_ = {times_power_of_two(m.aabb_.min, exponent), times_power_of_two(m.aabb_.max, exponent)};
+  m.sphere_.center = times_power_of_two(m.sphere_.center, exponent);
   m.sphere_.radius = std::ldexp(m.sphere_.radius, exponent);
   m.extent_ = std::ldexp(m.extent_, exponent);
   m.volume_ = std::ldexp(m.volume_, 3 * exponent);
