@@ -31,6 +31,9 @@ namespace {
 using mesh::Mesh;
 
 constexpr std::uint64_t kSeed = 1;
+// The even motions pass A at 0.68 to 0.8 times the sum of the bounding radii (support/
+// ccd_motions.hpp, near_miss): the bounding spheres meet, the bodies graze or just miss.
+constexpr double kNearMiss = 0.8;
 
 // The mesh with every vertex times f, rebuilt (and validated) from its faces, as a caller working
 // in other units would build it.
@@ -72,7 +75,7 @@ std::vector<Case> cases() {
   std::vector<Case> out;
   for (const Pair& p : pairs) {
     for (int k = 0; k < 5; ++k) {
-      const Motion m = random_motion(rng, p.a, p.b, k);
+      const Motion m = random_motion(rng, p.a, p.b, k, kNearMiss);
       for (const ScrewMethod method : {ScrewMethod::exact, ScrewMethod::raster}) {
         ScrewOptions o;
         o.method = method;
@@ -128,10 +131,14 @@ TEST(CcdScaleRange, AnswersInsideTheRangeAreTheUnitAnswersScaled) {
     ASSERT_EQ(unit.back().status, Status::converged) << c.name;
     touching += unit.back().contact ? 1 : 0;
   }
-  // The sample is informative: motions that collide and motions that miss, in both modes (the
-  // motions of support/ccd_motions.hpp mostly pass through A: seed 1 misses on 3 of 20).
+  // The sample is informative: motions that collide and motions that miss, in both modes, and
+  // misses that get past the early outs (candidate pairs examined, no collision). Seed 1: 22 of
+  // 40 collide, 3 of the misses examine candidates.
+  int near_misses = 0;
+  for (const ScrewResult& r : unit) near_misses += !r.contact && r.candidate_pairs > 0 ? 1 : 0;
   EXPECT_GE(touching, 8) << "of " << all.size();
-  EXPECT_LE(touching, static_cast<int>(all.size()) - 4) << "of " << all.size();
+  EXPECT_LE(touching, static_cast<int>(all.size()) - 8) << "of " << all.size();
+  EXPECT_GE(near_misses, 2) << "of " << all.size();
   // Near both ends of the range, far out where the unscaled algorithms broke, on both sides of
   // the band where queries run as given (2^-64, 2^64 ~ 5e-20, 2e19), and near 1.
   for (const int k : {-290, -250, -200, -150, -120, -100, -80, -60, -20, -19, -3, 4, 19, 20, 60, 80, 100, 120, 150, 200, 250, 289}) {

@@ -39,8 +39,12 @@ struct Motion {
 /// B starts clear of A's bounding sphere and passes by (odd k: near the centre line, so mostly
 /// through A) or farther off, turning up to 45 degrees (every third motion 2.5 rad) relative to
 /// A, which turns and moves a little itself: a screw with rotation, glide and an axis off the
-/// origin.
-inline Motion random_motion(std::mt19937_64& rng, const mesh::Mesh& a, const mesh::Mesh& b, int k) {
+/// origin. With `near_miss` > 0 the even-k motions instead pass at a distance between 0.85 and 1
+/// times near_miss times the sum of the bounding radii, measured perpendicular to the path (the
+/// same draws): below 1 the bounding spheres still meet, so the bodies graze or just miss each
+/// other after the early outs have let them through.
+inline Motion random_motion(std::mt19937_64& rng, const mesh::Mesh& a, const mesh::Mesh& b, int k,
+                            double near_miss = 0) {
   std::uniform_real_distribution<double> u01(0, 1);
   const double reach = a.bounding_sphere().radius + b.bounding_sphere().radius;
   Motion m;
@@ -51,7 +55,12 @@ inline Motion random_motion(std::mt19937_64& rng, const mesh::Mesh& a, const mes
   const Vec3 dir = random_unit(rng);
   const Pose turn = random_turn(rng, std::numbers::pi);
   const double along = u01(rng);
-  const Vec3 offset = reach * (k % 2 == 0 ? 1.0 : 0.4) * along * random_unit(rng);
+  const Vec3 side = random_unit(rng);
+  Vec3 offset = reach * (k % 2 == 0 ? 1.0 : 0.4) * along * side;
+  if (near_miss > 0 && k % 2 == 0) {
+    const Vec3 across = (side - side.dot(dir) * dir).normalized();
+    offset = reach * near_miss * (0.85 + 0.15 * along) * across;
+  }
   const double start = 1.02 + 0.5 * u01(rng);
   m.b0 = Pose::from_matrix(turn.rotation(), reach * start * dir + offset);
   const double spin = k % 3 == 2 ? 2.5 : std::numbers::pi / 4;
