@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::size_t kQuaternionRow = 7;
 constexpr std::size_t kMatrixRow = 16;
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kNone = detail::kNoElement;
 
 bool all_finite(const double* p, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k) {
@@ -142,15 +142,8 @@ void run_blocks(std::span<const AnyConvex> a, const PoseArray& pose_a, std::span
   const std::size_t n = batch_size(a.size(), pose_a.size(), b.size(), pose_b.size());
   check_outputs(out, n);
   const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(options)), n));
-  const int blocks = detail::batch_blocks(n, threads);
-  std::vector<std::size_t> first_bad(static_cast<std::size_t>(blocks), kNone);  // one slot per block
-  detail::run_parallel(threads, blocks, [&](int block) {
-    const std::size_t k = static_cast<std::size_t>(block);
-    const std::size_t t = static_cast<std::size_t>(blocks);
-    first_bad[k] = solve(k * n / t, (k + 1) * n / t);
-  });
+  const std::size_t bad = detail::first_marked_in_blocks(n, threads, solve);
   if (options.bad_poses == BadPosePolicy::throw_invalid_input) {
-    const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.end());
     if (bad != kNone) {
       Pose unused;
       if (!pose_a.get(pose_a.size() == 1 ? 0 : bad, unused)) (void)pose_a.at(pose_a.size() == 1 ? 0 : bad, "pose_a");

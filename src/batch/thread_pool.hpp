@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <stop_token>
 #include <thread>
@@ -72,6 +73,25 @@ inline int batch_blocks(std::size_t n, int threads) {
   std::size_t blocks = std::min(t * kBatchBlocksPerThread, n / kMinBatchBlock);
   blocks = std::max(blocks, std::min(t, n));
   return static_cast<int>(blocks);
+}
+
+/// What first_marked_in_blocks returns when no block marks an element.
+inline constexpr std::size_t kNoElement = std::numeric_limits<std::size_t>::max();
+
+/// Cuts [0, n) into batch_blocks(n, threads) contiguous blocks, taken by `threads` threads as they
+/// free up (run_parallel), and calls solve(begin, end) on each: solve answers the elements of its
+/// block and returns the first one it marks (a bad pose, say), or kNoElement. Returns the lowest
+/// marked element of the whole batch, or kNoElement: the same whatever the threads and blocks.
+template <class Solve>
+std::size_t first_marked_in_blocks(std::size_t n, int threads, const Solve& solve) {
+  const int blocks = batch_blocks(n, threads);
+  std::vector<std::size_t> first(static_cast<std::size_t>(blocks), kNoElement);  // one slot per block
+  run_parallel(threads, blocks, [&](int block) {
+    const auto k = static_cast<std::size_t>(block);
+    const auto t = static_cast<std::size_t>(blocks);
+    first[k] = solve(k * n / t, (k + 1) * n / t);
+  });
+  return *std::min_element(first.begin(), first.end());
 }
 
 }  // namespace proxima::batch::detail

@@ -16,7 +16,7 @@ namespace proxima::batch {
 
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kNone = detail::kNoElement;
 
 // Index of element i in an argument of `size` entries (1 broadcasts).
 std::size_t at_index(std::size_t size, std::size_t i) { return size == 1 ? 0 : i; }
@@ -75,27 +75,22 @@ void run(std::size_t n, const ToiOutputs& out, int threads_option, BadPosePolicy
   BatchOptions o;
   o.threads = threads_option;
   const int threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resolved_threads(o)), n));
-  const int blocks = detail::batch_blocks(n, threads);
-  std::vector<std::size_t> first_bad(static_cast<std::size_t>(blocks), kNone);  // one slot per block
-  detail::run_parallel(threads, blocks, [&](int block) {
-    const std::size_t k = static_cast<std::size_t>(block);
-    const std::size_t t = static_cast<std::size_t>(blocks);
-    for (std::size_t i = k * n / t; i < (k + 1) * n / t; ++i) {
+  const std::size_t bad = detail::first_marked_in_blocks(n, threads, [&](std::size_t begin, std::size_t end) {
+    std::size_t first_bad = kNone;
+    for (std::size_t i = begin; i < end; ++i) {
       ToiResult r;
       const Outcome outcome = solve(i, r);
       if (!outcome.ok) {
-        if (first_bad[k] == kNone) first_bad[k] = i;
+        if (first_bad == kNone) first_bad = i;
         r = ToiResult{};
         r.status = Status::degenerate_input;
         r.detail = outcome.why;
       }
       write(out, i, r);
     }
+    return first_bad;
   });
-  if (policy == BadPosePolicy::throw_invalid_input) {
-    const std::size_t bad = *std::min_element(first_bad.begin(), first_bad.end());
-    if (bad != kNone) raise(bad);
-  }
+  if (policy == BadPosePolicy::throw_invalid_input && bad != kNone) raise(bad);
 }
 
 // Runs a scalar query, turning its InvalidInput into a bad outcome (detail none: a refused

@@ -103,11 +103,6 @@ struct KktSystem {
   }
 };
 
-/// True when constraint c is affine in z (no primitive, or a halfspace, and no power terms).
-bool affine(const Constraint<6>& c) {
-  return c.powers == 0 && (c.primitive == nullptr || std::holds_alternative<Halfspace>(c.primitive->variant()));
-}
-
 /// Cold start: moves the point z.segment<3>(column) (strictly inside the parts [first, last))
 /// along the segment towards `target` by `share` of the way to the object's boundary on that
 /// segment. The optimal points face each other, so a start nearer the other object saves Newton
@@ -125,7 +120,7 @@ void advance_towards(std::span<const Constraint<6>> constraints, std::size_t fir
   bool curved = false;
   for (std::size_t k = first; k < last; ++k) {
     const Constraint<6>& c = constraints[k];
-    if (!affine(c)) {
+    if (!c.is_affine()) {
       curved = true;
       continue;
     }
@@ -137,7 +132,7 @@ void advance_towards(std::span<const Constraint<6>> constraints, std::size_t fir
   auto curved_inside = [&](double t) {
     z.segment<3>(column) = start + t * (target - start);
     for (std::size_t k = first; k < last; ++k) {
-      if (!affine(constraints[k]) && !detail::strictly_inside(constraints[k], z)) return false;
+      if (!constraints[k].is_affine() && !detail::strictly_inside(constraints[k], z)) return false;
     }
     return true;
   };

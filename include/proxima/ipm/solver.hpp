@@ -136,6 +136,11 @@ struct Constraint {
   unsigned skip = 0;
   unsigned powers = 0;
   const double* exponents = nullptr;
+
+  /// c is affine in z: no primitive, or a halfspace, and no power terms.
+  bool is_affine() const {
+    return powers == 0 && (primitive == nullptr || std::holds_alternative<Halfspace>(primitive->variant()));
+  }
 };
 
 /// c(z) of one constraint (NaN when a power variable is not positive). O(1).
@@ -449,9 +454,7 @@ void Workspace<N>::prepare(std::span<const Constraint<N>> constraints) {
   for (int pass = 0; pass < 2 && m > 8; ++pass) {
     for (std::size_t k = 0; k < m; ++k) {
       const Constraint<N>& c = constraints[k];
-      const bool affine =
-          c.powers == 0 && (c.primitive == nullptr || std::holds_alternative<Halfspace>(c.primitive->variant()));
-      if (affine == (pass == 1)) order.push_back(k);
+      if (c.is_affine() == (pass == 1)) order.push_back(k);
     }
   }
 }
