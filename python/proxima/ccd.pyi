@@ -102,6 +102,7 @@ class ScrewResult:
 
 def screw_collisions(a: Mesh, a_start: Pose, a_end: Pose, b: Mesh, b_start: Pose, b_end: Pose,
                      options: Optional[ScrewOptions] = None) -> ScrewResult: ...
+def release_thread_storage() -> None: ...
 
 class ToiOptions:
     distance_tolerance: float

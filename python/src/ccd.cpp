@@ -203,6 +203,9 @@ void bind_ccd(py::module_& parent) {
         "Every vertex-face, face-vertex and edge-edge collision of mesh A moving from a_start to a_end\n"
         "against mesh B (b_start to b_end), the relative motion taken as a screw (seed 004): ScrewResult,\n"
         "world frame. ValueError naming rotation when the relative rotation is at or beyond pi.");
+  m.def("release_thread_storage", &ccd::release_thread_storage,
+        "Frees the working storage screw_collisions keeps for the calling thread (both modes; it grows\n"
+        "to the largest query the thread has answered and is reused by later ones).");
 
   // ---- convex time of impact ---------------------------------------------------------------------
   py::class_<ccd::ToiOptions>(m, "ToiOptions", "Options of toi_translate / toi_screw (ccd::ToiOptions).")

@@ -163,6 +163,10 @@ def test_screw_collisions_sliding_cubes_closed_form():
     raster = ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, start, end,
                                   ccd.ScrewOptions(method=ccd.ScrewMethod.raster))
     assert raster.contact and raster.toi == pytest.approx(r.toi, abs=1e-9)
+    # freeing the thread's working storage changes no answer
+    ccd.release_thread_storage()
+    again = ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, start, end)
+    assert [(c.type, c.time) for c in again.collisions] == [(c.type, c.time) for c in r.collisions]
     with pytest.raises(ValueError, match="pixel_size"):
         ccd.screw_collisions(a, proxima.Pose(), proxima.Pose(), b, start, end,
                              ccd.ScrewOptions(method=ccd.ScrewMethod.raster, pixel_size=0.0))

@@ -842,7 +842,12 @@ struct Workspace {
   TurnBasis basis;
 };
 
+// The calling thread's workspace (release_raster_storage frees it).
+thread_local Workspace t_workspace;
+
 }  // namespace
+
+void release_raster_storage() { t_workspace = Workspace{}; }
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull) {
@@ -881,7 +886,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     if (apart) return result;
   }
 
-  thread_local Workspace work;
+  Workspace& work = t_workspace;
   const Geometry& ga = work.ga;
   const Geometry& gb = work.gb;
   make_geometry(a, Pose(), work.ga);

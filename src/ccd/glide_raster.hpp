@@ -33,4 +33,7 @@ ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, co
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
                                     bool cull = true);
 
+/// Frees the calling thread's raster workspace (ccd::release_thread_storage).
+void release_raster_storage();
+
 }  // namespace proxima::ccd::detail

@@ -241,6 +241,9 @@ struct ExactWorkspace {
   std::vector<Vec3> centers, b_mid, b_normal_mid;
 };
 
+// The calling thread's workspace (release_thread_storage frees it).
+thread_local ExactWorkspace t_exact_workspace;
+
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
 struct Placement {
@@ -468,6 +471,11 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   if (o.max_subdivision < 0) throw InvalidInput("max_subdivision", "must be >= 0");
 }
 
+void release_thread_storage() {
+  t_exact_workspace = ExactWorkspace{};
+  detail::release_raster_storage();
+}
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
@@ -484,7 +492,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   result.screw = screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
-  thread_local ExactWorkspace work;
+  ExactWorkspace& work = t_exact_workspace;
   Body body_a = std::move(work.a), body_b = std::move(work.b);
   make_body(a, Pose(), body_a);
   make_body(b, a_start.inverse() * b_start, body_b);

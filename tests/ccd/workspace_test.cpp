@@ -2,8 +2,8 @@
 // Both screw_collisions modes keep their working vectors in a per-thread workspace across queries
 // (src/ccd/glide_raster.cpp, src/ccd/screw_collisions.cpp): a query must not depend on what the
 // thread ran before. Each query here is answered on a fresh thread (empty workspace) and again
-// after queries on meshes of other sizes, at other resolutions and in the other mode: the same
-// collisions, bit for bit.
+// after queries on meshes of other sizes, at other resolutions and in the other mode, and after
+// release_thread_storage(): the same collisions, bit for bit.
 #include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/core/tolerance.hpp>
 #include <proxima/mesh/generators.hpp>
@@ -84,6 +84,11 @@ TEST(CcdWorkspace, AQueryDoesNotDependOnTheQueriesBeforeIt) {
       const std::size_t i = pass == 0 ? k : queries.size() - 1 - k;
       expect_same(fresh[i], answer(queries[i]), "query " + std::to_string(i) + ", pass " + std::to_string(pass));
     }
+  }
+  // And after release_thread_storage() between queries (the storage freed, then grown again).
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    release_thread_storage();
+    expect_same(fresh[i], answer(queries[i]), "query " + std::to_string(i) + " after a release");
   }
 }
 

@@ -9,12 +9,14 @@
 #include "support/draws.hpp"
 
 #include <proxima/batch/batch.hpp>
+#include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
 #include <proxima/gjk/intersect.hpp>
 #include <proxima/gjk/pair.hpp>
 #include <proxima/ipm/distance.hpp>
 #include <proxima/ipm/presets.hpp>
+#include <proxima/mesh/generators.hpp>
 #include <proxima/query/query.hpp>
 #include <proxima/shapes/any_convex.hpp>
 
@@ -229,6 +231,34 @@ TEST(NoAlloc, BatchAllocationsDoNotGrowWithTheBatch) {
 // pair of the paper's six objects (none is halfspaces only: the LP support bound of such an
 // object allocates and is documented as the rare exception) at seeded poses, cold and warm,
 // after one pass over the same queries.
+// screw_collisions keeps its working vectors per thread (both modes): once warm, a query's
+// allocations are its result's, the same count every time; ccd::release_thread_storage() frees
+// the storage, so the next query allocates it again (many more allocations), and two queries later
+// (the raster's pixel records alternate between two vectors) the count is the warm one again.
+TEST(NoAlloc, CcdWorkspaceIsKeptPerThreadUntilReleased) {
+  const mesh::Mesh a = mesh::make_torus(1, 0.3, 20, 15);
+  const mesh::Mesh b = mesh::make_torus(0.8, 0.25, 20, 15);
+  const Pose b_start = Pose::from_euler_xyz(0.4, 0.2, 0, Vec3(3, 0.2, 0.1));
+  const Pose b_end = Pose::from_euler_xyz(0.4, 0.2, 0.5, Vec3(-3, -0.1, 0.2));
+  for (const ccd::ScrewMethod method : {ccd::ScrewMethod::exact, ccd::ScrewMethod::raster}) {
+    ccd::ScrewOptions options;
+    options.method = method;
+    std::size_t collisions = 0;
+    auto query = [&] { collisions = ccd::screw_collisions(a, Pose(), Pose(), b, b_start, b_end, options).collisions.size(); };
+    query();
+    query();
+    const long warm = allocations_in(query);
+    ccd::release_thread_storage();
+    const long regrown = allocations_in(query);
+    query();
+    const long warm_again = allocations_in(query);
+    const std::string mode = method == ccd::ScrewMethod::exact ? "exact" : "raster";
+    EXPECT_GT(collisions, 0U) << mode;
+    EXPECT_EQ(warm_again, warm) << mode;
+    EXPECT_GT(regrown, warm + 10) << mode << ": released storage is allocated again";
+  }
+}
+
 TEST(NoAlloc, IpmDistanceSolverOnceGrown) {
   std::vector<ipm::Object> objects;
   for (const auto name : ipm::kPresetNames) objects.push_back(ipm::preset(name));
