@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // proxima under test: gjk::intersect, gjk::distance and gjk::penetration (cold start: a fresh
 // WarmStart per query; default options, so sphere-box and capsule-capsule distance take the
-// closed forms of gjk/closed_form.hpp and ellipsoid pairs Newton's method (gjk/ellipsoid_newton.hpp),
-// and the "proxima_gjk" row measures GJK on them; EPA's
+// closed forms of gjk/closed_form.hpp, ellipsoid pairs Newton's method (gjk/ellipsoid_newton.hpp)
+// and box pairs the separating-axis pre-pass (gjk/box_box.hpp), and the "proxima_gjk" row
+// measures GJK on them; EPA's
 // hull is a caller-owned workspace reused across queries, as a pair object or a loop over pairs
 // would hold it) on proxima's own shapes, built once per case set outside the timing. Every pair of a case set has
 // the same two shape types, so the query resolves the types with one switch per call (the same
@@ -61,7 +62,7 @@ Pose to_pose(const Placement& p) {
 enum class Variant {
   plain,     ///< "proxima": default options (closed forms for the pairs that have one)
   nesterov,  ///< "proxima_nesterov": GjkOptions::nesterov, closed forms and Newton off (GJK measured)
-  gjk_only,  ///< "proxima_gjk": closed forms and ellipsoid Newton off, on the rows that have them
+  gjk_only,  ///< "proxima_gjk": closed forms, ellipsoid Newton and the box pre-pass off, on the rows that have them
 };
 
 class Proxima final : public Implementation {
@@ -70,6 +71,7 @@ class Proxima final : public Implementation {
     options_.nesterov = variant == Variant::nesterov;
     options_.closed_forms = variant == Variant::plain;
     options_.ellipsoid_newton = variant == Variant::plain;
+    options_.box_box = variant == Variant::plain;
   }
   std::string name() const override {
     switch (variant_) {
@@ -83,7 +85,8 @@ class Proxima final : public Implementation {
     const PairKind kind = set_kind(set);
     if (variant_ == Variant::nesterov && suite != Suite::gjk_distance && suite != Suite::primitives) return false;
     const bool closed_form_row =
-        kind == PairKind::sphere_box || kind == PairKind::capsules || kind == PairKind::ellipsoids;
+        kind == PairKind::sphere_box || kind == PairKind::capsules || kind == PairKind::ellipsoids ||
+        kind == PairKind::boxes;
     if (variant_ == Variant::gjk_only && !(suite == Suite::primitives && closed_form_row)) return false;
     return kind != PairKind::unsupported;
   }

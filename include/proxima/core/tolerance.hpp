@@ -171,6 +171,17 @@ inline constexpr double kEllipsoidNewtonSettledStep = 1e-10;
 /// takes; beyond it GJK answers. Its 2x2 Hessians have condition numbers up to this squared,
 /// which must stay well inside double precision (1e12 of 1e16). Unitless.
 inline constexpr double kEllipsoidNewtonMaxAspect = 1e6;
+/// Box-box distance pre-pass (gjk/box_box.hpp): it runs only when GjkOptions::max_iterations is
+/// at least this; a smaller cap (a warm-started caller running GJK a few iterations at a time)
+/// runs GJK as with the pre-pass off.
+inline constexpr int kBoxBoxMinIterations = 16;
+/// Box-box distance pre-pass: edge cross products shorter than this (unit edge directions, so
+/// the sine of their angle) are skipped by its separating-axis test; dividing the separation by a
+/// shorter one would amplify its rounding beyond GJK's tolerance. Unitless.
+inline constexpr double kBoxBoxMinCrossNorm = 1e-6;
+/// Box-box distance pre-pass: alternating projections (point of B nearest the point of A, then
+/// the point of A nearest that) tried when the separating axis's features are not the closest.
+inline constexpr int kBoxBoxProjections = 2;
 
 // ----------------------------------------------------------------------------------------------
 // epa

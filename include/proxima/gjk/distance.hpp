@@ -18,6 +18,7 @@
 
 #include <proxima/core/pose.hpp>
 #include <proxima/core/results.hpp>
+#include <proxima/gjk/box_box.hpp>
 #include <proxima/gjk/closed_form.hpp>
 #include <proxima/gjk/ellipsoid_newton.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
@@ -317,6 +318,21 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       gjk_options = &reduced;
     }
   }
+  // Box pairs: the separating-axis pre-pass; when it does not certify, GJK, seeded (cold starts
+  // only) with the direction of its best points. Same iteration-cap rule as the ellipsoids.
+  if constexpr (has_box_box_distance<A, B>) {
+    if (options.box_box && options.max_iterations >= kBoxBoxMinIterations) {
+      DistanceResult br;
+      Vec3 seed;
+      if (box_box_distance(a, pose_a, b, pose_b, options, br, seed)) {
+        if (Store && !br.intersect && br.status == Status::converged) warm.direction = br.normal;
+        return br;
+      }
+      if (warm.size == 0 && !(warm.direction.allFinite() && warm.direction.squaredNorm() > 0) && seed.allFinite()) {
+        warm.direction = pose_a.rotate(seed);
+      }
+    }
+  }
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
@@ -371,6 +387,12 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// tolerances; iterations counts Newton steps) unless options.ellipsoid_newton is false; a pair
 /// Newton does not certify (touching within the contact band, the rounding floor, semiaxes more
 /// unequal than kEllipsoidNewtonMaxAspect) goes on to GJK, with the iterations left.
+///
+/// Box-Box pairs are answered by the separating-axis pre-pass (gjk/box_box.hpp: the same fields,
+/// certificate and tolerances; iterations 0) unless options.box_box is false or
+/// options.max_iterations < kBoxBoxMinIterations; a pair it does not certify (vertex-vertex or
+/// vertex-edge closest features its projections did not settle, touching within the contact band,
+/// the rounding floor) goes on to GJK, seeded with the pre-pass's direction on a cold start.
 ///
 /// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
 /// subtracts the margins of rounded shapes and converts once to the world frame:

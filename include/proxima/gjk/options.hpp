@@ -33,6 +33,11 @@ struct GjkOptions {
   /// does not certify). Only when max_iterations >= kEllipsoidNewtonMaxIterations: under a smaller
   /// cap these pairs run GJK as with the option off. Off: GJK for those pairs.
   bool ellipsoid_newton = true;
+  /// gjk::distance answers Box-Box pairs by the separating-axis test and the closest points of
+  /// the features it names (gjk/box_box.hpp: same certificate and tolerances, GJK when it does
+  /// not certify). Only when max_iterations >= kBoxBoxMinIterations: under a smaller cap these
+  /// pairs run GJK as with the option off. Off: GJK for those pairs.
+  bool box_box = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
