@@ -97,8 +97,10 @@ class GjkOptions:
     nesterov: bool
     closed_forms: bool
     ellipsoid_newton: bool
+    box_box: bool
     def __init__(self, relative_tolerance: float = ..., absolute_tolerance: float = ..., max_iterations: int = ...,
-                 nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True) -> None: ...
+                 nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True,
+                 box_box: bool = True) -> None: ...
 
 class EpaOptions:
     relative_tolerance: float

@@ -161,7 +161,7 @@ void bind_core(py::module_& m) {
   // ---- options and results -----------------------------------------------------------------------
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
-                       bool closed_forms, bool ellipsoid_newton) {
+                       bool closed_forms, bool ellipsoid_newton, bool box_box) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -169,11 +169,12 @@ void bind_core(py::module_& m) {
              o.nesterov = nesterov;
              o.closed_forms = closed_forms;
              o.ellipsoid_newton = ellipsoid_newton;
+             o.box_box = box_box;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
            "max_iterations"_a = kGjkMaxIterations, "nesterov"_a = false, "closed_forms"_a = gjk::GjkOptions{}.closed_forms,
-           "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton,
+           "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton, "box_box"_a = gjk::GjkOptions{}.box_box,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -182,7 +183,9 @@ void bind_core(py::module_& m) {
       .def_readwrite("closed_forms", &gjk::GjkOptions::closed_forms,
                      "Sphere/box/capsule pairs by their exact closed forms (off: GJK for every pair).")
       .def_readwrite("ellipsoid_newton", &gjk::GjkOptions::ellipsoid_newton,
-                     "Ellipsoid-ellipsoid and ellipsoid-sphere distance by Newton's method (off: GJK).");
+                     "Ellipsoid-ellipsoid and ellipsoid-sphere distance by Newton's method (off: GJK).")
+      .def_readwrite("box_box", &gjk::GjkOptions::box_box,
+                     "Box-box distance by the separating-axis pre-pass (off: GJK).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -171,7 +171,7 @@ def test_options_and_results_fields():
 
 
 def test_gjk_options_pick_the_method():
-    """closed_forms and ellipsoid_newton off route the pair to GJK: same distance, GJK's iterations."""
+    """closed_forms, ellipsoid_newton and box_box off route their pairs to GJK: same distance, GJK's iterations."""
     defaults = proxima.GjkOptions()
     assert defaults.closed_forms and defaults.ellipsoid_newton
     pb = proxima.Pose.from_translation((4.1, 0.3, 0.2))
@@ -191,6 +191,12 @@ def test_gjk_options_pick_the_method():
     assert newton.status == proxima.Status.converged and plain.status == proxima.Status.converged
     assert plain.distance == pytest.approx(newton.distance, abs=newton.gap + plain.gap + 1e-12)
     assert newton.iterations != plain.iterations or newton.distance != plain.distance
+    # box-box: the separating-axis pre-pass reports 0 iterations, GJK at least one
+    ba, bb = proxima.box(half_extents=(1, 0.5, 0.7)), proxima.box(half_extents=(0.6, 0.9, 0.4))
+    pre = proxima.distance(ba, proxima.Pose(), bb, pb)
+    plain_boxes = proxima.distance(ba, proxima.Pose(), bb, pb, options=proxima.GjkOptions(box_box=False))
+    assert defaults.box_box and pre.iterations == 0 and plain_boxes.iterations >= 1
+    assert plain_boxes.distance == pytest.approx(pre.distance, abs=pre.gap + plain_boxes.gap + 1e-12)
 
 
 def test_pair_matches_free_functions(rng):
