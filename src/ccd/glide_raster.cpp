@@ -847,7 +847,8 @@ thread_local Workspace t_workspace;
 
 }  // namespace
 
-void release_raster_storage() { t_workspace = Workspace{}; }
+// Cold, as ccd::release_thread_storage (screw_collisions.cpp).
+[[gnu::cold]] void release_raster_storage() { t_workspace = Workspace{}; }
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull) {

@@ -471,7 +471,9 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   if (o.max_subdivision < 0) throw InvalidInput("max_subdivision", "must be >= 0");
 }
 
-void release_thread_storage() {
+// Cold: its code (the workspace's assignment) kept apart, so that it does not change how the
+// compiler inlines the query code of this file (it did: 1.2% more instructions on the tori).
+[[gnu::cold]] void release_thread_storage() {
   t_exact_workspace = ExactWorkspace{};
   detail::release_raster_storage();
 }
