@@ -96,7 +96,11 @@ ScrewResult run_scaled(const Case& c, double f, const Mesh& a, const Mesh& b) {
 // Times are fractions of the step and normals and properness are unitless: equal to the unit
 // answer's up to the effect of rounding the scaled inputs (10^k is not a power of two); points
 // scale. 1e-9 is the time accuracy the module's tests hold it to (kCcdTimeTolerance's comment).
-void expect_same_answer(const ScrewResult& unit, const ScrewResult& r, double f, const std::string& what) {
+// r's status and collisions against unit's: the same status, contact and features; times,
+// normals and properness within tol, points within tol once `to_unit` maps them back.
+template <class ToUnit>
+void expect_same_collisions(const ScrewResult& unit, const ScrewResult& r, double tol, const ToUnit& to_unit,
+                            const std::string& what) {
   EXPECT_EQ(r.status, unit.status) << what << " detail " << to_string(r.detail);
   EXPECT_EQ(r.contact, unit.contact) << what;
   ASSERT_EQ(r.collisions.size(), unit.collisions.size()) << what;
@@ -109,15 +113,19 @@ void expect_same_answer(const ScrewResult& unit, const ScrewResult& r, double f,
     EXPECT_EQ(x.face, y.face) << at;
     EXPECT_EQ(x.edge_a, y.edge_a) << at;
     EXPECT_EQ(x.edge_b, y.edge_b) << at;
-    EXPECT_NEAR(x.time, y.time, 1e-9) << at;
-    EXPECT_LE((x.point / f - y.point).norm(), 1e-9) << at;
-    EXPECT_LE((x.normal - y.normal).norm(), 1e-9) << at;
-    EXPECT_NEAR(x.properness, y.properness, 1e-9) << at;
+    EXPECT_NEAR(x.time, y.time, tol) << at;
+    EXPECT_LE((to_unit(x.point) - y.point).norm(), tol) << at;
+    EXPECT_LE((x.normal - y.normal).norm(), tol) << at;
+    EXPECT_NEAR(x.properness, y.properness, tol) << at;
   }
   if (unit.contact) {
-    EXPECT_NEAR(r.toi, unit.toi, 1e-9) << what;
-    EXPECT_LE((r.point / f - unit.point).norm(), 1e-9) << what;
+    EXPECT_NEAR(r.toi, unit.toi, tol) << what;
+    EXPECT_LE((to_unit(r.point) - unit.point).norm(), tol) << what;
   }
+}
+
+void expect_same_answer(const ScrewResult& unit, const ScrewResult& r, double f, const std::string& what) {
+  expect_same_collisions(unit, r, 1e-9, [f](const Vec3& p) -> Vec3 { return p / f; }, what);
   EXPECT_NEAR(r.screw.angle, unit.screw.angle, 1e-12) << what;
   EXPECT_NEAR(r.screw.glide / f, unit.screw.glide, 1e-9 * (1 + std::abs(unit.screw.glide))) << what;
 }
@@ -258,23 +266,7 @@ TEST(CcdScaleRange, MotionsFarFromTheOriginKeepTheirCollisions) {
       const ScrewResult r = screw_collisions(c.a, shift * m.a0, shift * m.a1, c.b, shift * m.b0, shift * m.b1, c.options);
       const double tol = 1e-9 + 100 * std::numeric_limits<double>::epsilon() * far;
       const std::string what = "seed " + std::to_string(kSeed) + " shift " + std::to_string(far) + " " + c.name;
-      EXPECT_EQ(r.status, unit.status) << what;
-      EXPECT_EQ(r.contact, unit.contact) << what;
-      ASSERT_EQ(r.collisions.size(), unit.collisions.size()) << what;
-      for (std::size_t i = 0; i < r.collisions.size(); ++i) {
-        const Collision& x = r.collisions[i];
-        const Collision& y = unit.collisions[i];
-        const std::string at = what + " collision " + std::to_string(i);
-        EXPECT_EQ(x.type, y.type) << at;
-        EXPECT_EQ(x.vertex, y.vertex) << at;
-        EXPECT_EQ(x.face, y.face) << at;
-        EXPECT_EQ(x.edge_a, y.edge_a) << at;
-        EXPECT_EQ(x.edge_b, y.edge_b) << at;
-        EXPECT_NEAR(x.time, y.time, tol) << at;
-        EXPECT_LE((x.point - far * u - y.point).norm(), tol) << at;
-        EXPECT_LE((x.normal - y.normal).norm(), tol) << at;
-        EXPECT_NEAR(x.properness, y.properness, tol) << at;
-      }
+      expect_same_collisions(unit, r, tol, [&](const Vec3& p) -> Vec3 { return p - far * u; }, what);
     }
   }
   EXPECT_GE(touching, 8) << "of " << all.size();
