@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "inputs.hpp"
 
+#include "draws.hpp"
+
 #include "reference/minkowski.hpp"
 #include "reference/support.hpp"
 
@@ -133,12 +135,7 @@ void place_pair(CaseSet& set, int a, int b, Rng& rng) {
   pc.body_b = b;
   const Eigen::Quaterniond qa = rng.rotation();
   const Eigen::Quaterniond qb = rng.rotation();
-  // One draw per statement, z first: the order GCC 12 evaluated the former constructor's arguments
-  // in (unspecified in C++), so the seeds give the inputs of earlier runs, with any compiler.
-  const double tz = rng.uniform(-1, 1);
-  const double ty = rng.uniform(-1, 1);
-  const double tx = rng.uniform(-1, 1);
-  const Vec3 ta(tx, ty, tz);
+  const Vec3 ta = vec3_z_first([&] { return rng.uniform(-1, 1); });
   const Vec3 u = rng.unit_vector();
   const double factor = rng.uniform(kPlacementLow, kPlacementHigh);
   pc.pose_a = make_placement(qa, ta);
@@ -194,12 +191,7 @@ Body make_primitive(ShapeKind kind, Rng& rng) {
   constexpr double kHi = 1.0;
   Body body;
   body.kind = kind;
-  // One draw per statement, z first: the order GCC 12 evaluated the former constructor's arguments
-  // in (unspecified in C++), so the seeds give the inputs of earlier runs, with any compiler.
-  const double sz = rng.uniform(kLo, kHi);
-  const double sy = rng.uniform(kLo, kHi);
-  const double sx = rng.uniform(kLo, kHi);
-  body.size = Vec3(sx, sy, sz);
+  body.size = vec3_z_first([&] { return rng.uniform(kLo, kHi); });
   if (kind == ShapeKind::box) {
     std::vector<Vec3> corners;
     for (int i = 0; i < 8; ++i) {

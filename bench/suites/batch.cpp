@@ -12,6 +12,8 @@
 // pass; a mismatch counts as a wrong answer.
 #include "suites/batch.hpp"
 
+#include "draws.hpp"
+
 #include <proxima/batch/batch.hpp>
 #include <proxima/batch/toi.hpp>
 #include <proxima/ccd/toi.hpp>
@@ -34,14 +36,7 @@ namespace {
 Polytope random_polytope(std::mt19937_64& rng, int count) {
   std::normal_distribution<double> g(0.0, 1.0);
   std::vector<Vec3> points;
-  for (int i = 0; i < count; ++i) {
-    // One draw per statement, z first: the order GCC 12 evaluated the former constructor's
-    // arguments in (unspecified in C++), so the seeds give the inputs of earlier runs.
-    const double z = g(rng);
-    const double y = g(rng);
-    const double x = g(rng);
-    points.push_back(Vec3(x, y, z).normalized());
-  }
+  for (int i = 0; i < count; ++i) points.push_back(vec3_z_first([&] { return g(rng); }).normalized());
   return Polytope(points);
 }
 

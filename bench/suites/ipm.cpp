@@ -10,6 +10,8 @@
 //  - halfspaces/N=<n>: an n-halfspace polytope against an ellipsoid (figures 6-8), ns per query.
 #include "suites/ipm.hpp"
 
+#include "draws.hpp"
+
 #ifdef PROXIMA_BENCH_HAVE_IPOPT
 #include "oracles/ipopt_distance.hpp"  // tests/oracles: the same problem as the ipm oracle test
 #endif
@@ -47,26 +49,13 @@ double time_ns(F&& f) {
 Pose random_pose(std::mt19937_64& rng, double spread) {
   std::normal_distribution<double> n(0, 1);
   std::uniform_real_distribution<double> u(-spread, spread);
-  // One draw per statement, last argument first (here and below: the order GCC 12 evaluated the
-  // former call's arguments in, unspecified in C++), so the seeds give the inputs of earlier runs,
-  // with any compiler.
-  const double tz = u(rng);
-  const double ty = u(rng);
-  const double tx = u(rng);
+  // One draw per statement, last argument first (bench/draws.hpp).
+  const Vec3 translation = vec3_z_first([&] { return u(rng); });
   const double qz = n(rng);
   const double qy = n(rng);
   const double qx = n(rng);
   const double qw = n(rng);
-  return Pose::from_quaternion(qw, qx, qy, qz, Vec3(tx, ty, tz));
-}
-
-// A vector of three draws of `d`, z first (see random_pose).
-template <class Distribution>
-Vec3 draw_vec3(Distribution& d, std::mt19937_64& rng) {
-  const double z = d(rng);
-  const double y = d(rng);
-  const double x = d(rng);
-  return {x, y, z};
+  return Pose::from_quaternion(qw, qx, qy, qz, translation);
 }
 
 struct IpmRow {
@@ -180,8 +169,8 @@ int run_ipm_suite(std::uint64_t seed, bool quick, std::ostream* json, const std:
     for (int q = 0; q < configs; ++q) {
       const Pose pa = random_pose(rng, 0);
       Pose pb = random_pose(rng, 0);
-      const Vec3 dir = draw_vec3(off, rng).normalized();
-      pb = Pose::from_matrix(pb.rotation(), -4 * dir + draw_vec3(off, rng));
+      const Vec3 dir = vec3_z_first([&] { return off(rng); }).normalized();
+      pb = Pose::from_matrix(pb.rotation(), -4 * dir + vec3_z_first([&] { return off(rng); }));
       ToiResult r;
       const double ns = time_ns([&] { r = toi_translate(objects[i], pa, Vec3::Zero(), objects[j], pb, 8 * dir, 1); });
       if (r.status != Status::converged) ++row.failures;
@@ -258,7 +247,7 @@ int run_ipm_suite(std::uint64_t seed, bool quick, std::ostream* json, const std:
       axis[k / 2] = k % 2 == 0 ? 1 : -1;
       parts.emplace_back(Halfspace(axis, 1));
     }
-    while (static_cast<int>(parts.size()) < n) parts.emplace_back(Halfspace(draw_vec3(g, rng), 1));
+    while (static_cast<int>(parts.size()) < n) parts.emplace_back(Halfspace(vec3_z_first([&] { return g(rng); }), 1));
     const Object poly(std::move(parts));
     const Object ell(Quadric::ellipsoid({0.8, 0.5, 0.3}));
     std::vector<double> t, its;

@@ -183,6 +183,8 @@ inline bool box_box_distance(const Box& a, const Pose& pose_a, const Box& b, con
   f.t = pose_a.rotate_inverse(pose_b.translation() - pose_a.translation());
   f.ha = a.half_extents();
   f.hb = b.half_extents();
+  // gjk::distance's query scale (query_scale in distance.hpp): a box's bounding sphere is centred
+  // at its origin, so the centres' distance is |t|.
   const double scale = a.bounding_sphere().radius + b.bounding_sphere().radius + f.t.norm();
   if (!scale_in_range(scale)) {
     r = out_of_range_result<DistanceResult>();
