@@ -113,6 +113,14 @@ double ordered_dot(const double* p, const Eigen::VectorXd& normal) {
 
 }  // namespace
 
+bool normalise_direction(Eigen::VectorXd& v) {
+  const double largest = v.lpNorm<Eigen::Infinity>();
+  if (!(largest > 0) || !std::isfinite(largest)) return false;
+  v /= largest;  // divided: 1 / largest overflows for a subnormal largest
+  v /= v.norm();  // in [1, sqrt(n)]
+  return true;
+}
+
 double min_dot(const PointsRef& points, const Eigen::VectorXd& normal) {
   double low = std::numeric_limits<double>::infinity();
   for (Eigen::Index j = 0; j < points.cols(); ++j) {

@@ -38,6 +38,10 @@ bool make_convex(Eigen::Ref<Eigen::VectorXd> weights);
 
 /// Smallest and largest of normal . p over the columns p.
 double min_dot(const PointsRef& points, const Eigen::VectorXd& normal);
+/// Scales `v` to unit length, first by its largest magnitude so that neither the squares of a
+/// tiny ray (a Farkas ray in input units near 1e-162) underflow nor those of a huge one
+/// overflow. Returns false, leaving `v` unchanged, for a zero or non-finite v.
+bool normalise_direction(Eigen::VectorXd& v);
 double max_dot(const PointsRef& points, const Eigen::VectorXd& normal);
 
 }  // namespace proxima::lp::detail

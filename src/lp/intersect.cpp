@@ -115,13 +115,11 @@ void general_intersect(const PointsRef& a, const PointsRef& b, int n, LpWorkspac
   // points and alpha + beta > 0, so max w.a' <= -alpha < beta <= min w.b'. The direction w is
   // the same in input coordinates (translation and uniform scaling keep directions).
   Eigen::VectorXd normal = ws.simplex().dual().head(n);
-  const double norm = normal.norm();
-  if (!(norm > 0)) {
+  if (!detail::normalise_direction(normal)) {
     r.status = Status::degenerate_input;
     r.detail = Detail::no_progress;
     return;
   }
-  normal /= norm;
   const double hi_a = detail::max_dot(a, normal);
   const double lo_b = detail::min_dot(b, normal);
   r.separating_normal = normal;
@@ -211,9 +209,7 @@ bool fast_answer(const PointsRef& a, const PointsRef& b, int n, double half_exte
   // Farkas ray, as in general_intersect; the margin is measured on the input points.
   Eigen::VectorXd& normal = r.separating_normal;
   normal = s.y.head(n);
-  const double norm = normal.norm();
-  if (!(norm > 0)) return false;
-  normal /= norm;
+  if (!detail::normalise_direction(normal)) return false;
   // normal . p for every input point: short dot products, written out (n is small and runtime).
   // Four running extremes over the points in turn (each waits on one comparison per four
   // points); the extreme of exact comparisons does not depend on the order.

@@ -33,9 +33,21 @@ constexpr double kValueRoundingSlack = 4;
 constexpr double kCrashSeparationSlack = 16;
 
 /// The crash's direction, between the centres of A's and B's bounding boxes (box as in
-/// IntersectStorage: min A, max A, min B, max B).
+/// IntersectStorage: min A, max A, min B, max B), scaled to inf-norm 1. The boxes are in input
+/// coordinates: for sets near 1e-162 the raw difference is so small that its products (the
+/// Farkas ray's squared norm, d . p) underflow into subnormals, and the normal made from it was
+/// 5% short of unit length (fuzz_lp, corpus regress_lp_tiny_crash_direction).
 void crash_direction(int n, const double* box, double* dir) {
-  for (int i = 0; i < n; ++i) dir[i] = (box[2 * n + i] + box[3 * n + i] - box[i] - box[n + i]) / 2;
+  double largest = 0;
+  for (int i = 0; i < n; ++i) {
+    dir[i] = (box[2 * n + i] + box[3 * n + i] - box[i] - box[n + i]) / 2;
+    largest = std::max(largest, std::abs(dir[i]));
+  }
+  // Coinciding centres leave d = 0 (the crash then picks index 0, and separation fails its test);
+  // a non-finite largest (boxes near DBL_MAX) leaves d as it is.
+  if (!(largest > 0) || !std::isfinite(largest)) return;
+  // Divided, not multiplied by 1 / largest: that reciprocal overflows for a subnormal largest.
+  for (int i = 0; i < n; ++i) dir[i] /= largest;
 }
 
 /// Points per set from which the bounding box at n = 3 goes through the vectorised pass

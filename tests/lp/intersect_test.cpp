@@ -207,6 +207,52 @@ TEST(LpIntersect, PlaneOfMixedMagnitudesPassesTheDocumentedCheck) {
   EXPECT_TRUE(check_separation(a, moved, r.separating_normal, r.separating_offset).valid);
 }
 
+TEST(LpIntersect, PowerOfTwoScalingGivesTheScaledAnswer) {
+  // The query works in a frame scaled to [-1, 1]^n, so scaling both sets by 2^k (exact while no
+  // coordinate becomes subnormal) must give the same pivots, the same normal bit for bit and the
+  // scaled margin and common point, down to coordinates near 1e-290 and up to 1e140.
+  // Fuzz finding 9 (docs/reliability.md): one point per set in 1-D near 1e-162; the crash's
+  // direction, taken in input units, was so small that its square underflowed, and the reported
+  // normal was 0.95 long.
+  const unsigned seed = 4242;
+  testing::CaseGenerator gen(seed);
+  int separated = 0;
+  int intersecting = 0;
+  for (const int n : {1, 2, 3, 5, 8}) {
+    for (int t = 0; t < 48; ++t) {
+      const testing::PairCase c = gen.make(n, t % testing::CaseGenerator::kKinds);
+      const LpIntersectResult unit = intersect(c.a, c.b);
+      if (!unit.converged) continue;
+      (unit.intersect ? intersecting : separated) += 1;
+      for (const int k : {-960, -540, -300, 300, 440}) {
+        SCOPED_TRACE("seed " + std::to_string(seed) + " n " + std::to_string(n) + " case " + std::to_string(t) +
+                     " kind " + c.kind + " scale 2^" + std::to_string(k));
+        const double s = std::ldexp(1.0, k);
+        const Eigen::MatrixXd a = c.a * s;
+        const Eigen::MatrixXd b = c.b * s;
+        LpWorkspace ws;
+        for (int round = 0; round < 2; ++round) {  // cold, then warm from the same pair
+          const LpIntersectResult r = intersect(a, b, ws);
+          ASSERT_TRUE(r.converged);
+          ASSERT_EQ(r.intersect, unit.intersect);
+          EXPECT_EQ(verify_certificate(a, b, r), "");
+          if (round > 0) continue;
+          EXPECT_EQ(r.iterations, unit.iterations);
+          if (r.intersect) {
+            EXPECT_EQ(r.weights_a, unit.weights_a);
+            EXPECT_EQ(r.weights_b, unit.weights_b);
+          } else {
+            EXPECT_EQ(r.separating_normal, unit.separating_normal);
+            EXPECT_EQ(r.margin, unit.margin * s);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(separated, 40);
+  EXPECT_GE(intersecting, 40);
+}
+
 TEST(LpIntersect, PlaneThatOverflowsIsNotCertified) {
   // Fuzz finding 4 (docs/reliability.md): with coordinates near DBL_MAX the separating plane's
   // offset or margin overflows. The answer must not be "converged" with an infinite margin.
