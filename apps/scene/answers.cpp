@@ -315,6 +315,7 @@ Answer answer_penetration(const QueryInput& in) {
   out.fields["normal"] = vector3(r.normal);
   out.fields["point_a"] = vector3(r.point_a);
   out.fields["point_b"] = vector3(r.point_b);
+  out.fields["gap"] = number(r.gap);
   add_status(out, r.iterations, r.status, r.detail);
   out.summary = r.intersect ? "depth " + short_number(r.depth) + ", normal " + short_vector(r.normal)
                             : "separate (depth 0)";

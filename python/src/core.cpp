@@ -229,6 +229,7 @@ void bind_core(py::module_& m) {
       .def_readonly("normal", &PenetrationResult::normal)
       .def_readonly("point_a", &PenetrationResult::point_a)
       .def_readonly("point_b", &PenetrationResult::point_b)
+      .def_readonly("gap", &PenetrationResult::gap)
       .def_readonly("iterations", &PenetrationResult::iterations)
       .def_readonly("status", &PenetrationResult::status)
       .def_readonly("detail", &PenetrationResult::detail)

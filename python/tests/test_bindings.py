@@ -114,6 +114,7 @@ def test_sphere_pair_closed_form(rng):
         else:
             pen = proxima.penetration(a, pa, b, pb)
             assert pen.intersect and pen.depth == pytest.approx(-gap, abs=1e-7)
+            assert 0 <= pen.gap <= 1e-7  # EPA's certificate: true depth - depth
     assert 40 < separated < 190  # both answers sampled
 
 

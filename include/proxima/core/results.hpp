@@ -54,6 +54,11 @@ struct PenetrationResult {
   /// and of A in B).
   Vec3 point_a = nan_vec3();
   Vec3 point_b = nan_vec3();
+  /// Upper bound on (true depth - reported depth), in length units: EPA's reported depth is a
+  /// lower bound (its nearest face) and the smallest support distance it saw an upper bound.
+  /// When separated or within the margins without EPA, the distance query's gap. +inf when no
+  /// upper bound was found.
+  double gap = kNaN;
   int iterations = 0;
   Status status = Status::converged;
   Detail detail = Detail::none;

@@ -197,6 +197,11 @@ inline constexpr double kEpaAbsoluteTolerance = 1e-12;
 inline constexpr int kEpaMaxIterations = 255;
 /// EPA: fixed face capacity of the expanding polytope; running out is Status::capacity_exceeded.
 inline constexpr int kEpaMaxFaces = 512;
+/// EPA: when rounding makes the expanding polytope lose its convexity (long thin faces on curved
+/// shapes, e.g. the side of a cylinder), the answer counts as converged at the rounding floor if
+/// its depth bounds agree to this times the query scale, else degenerate_input. Unitless. The
+/// losses seen on spheres deep in cylinders leave gaps of about 1e-10 to 1e-9 of the scale.
+inline constexpr double kEpaRoundingFloor = 1e-8;
 /// EPA: fixed vertex capacity of the expanding polytope.
 inline constexpr int kEpaMaxVertices = 260;
 

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace proxima::gjk {
 
@@ -20,10 +21,44 @@ struct EpaRun {
   double depth = kNaN;         // >= 0
   Vec3 normal = nan_vec3();    // unit; translating B by depth * normal separates the cores
   Witnesses witnesses;         // witnesses.a - witnesses.b == depth * normal (up to rounding)
+  double gap = kNaN;           // smallest support distance seen - depth (>= 0; +inf if none)
   int iterations = 0;
   Status status = Status::converged;
   Detail detail = Detail::none;
 };
+
+/// The answer at plane distance `distance` along `normal` with witnesses weighted by `lambda` on
+/// the corners of a face (negative or NaN weights clamped to 0, then normalised).
+inline EpaRun answer_from_weights(const std::array<SupportPoint, 3>& corners, std::array<double, 3> lambda,
+                                  const Vec3& normal, double distance) {
+  double sum = 0;
+  for (double& l : lambda) {
+    l = l == l ? std::max(l, 0.0) : 0.0;
+    sum += l;
+  }
+  if (!(sum > 0)) lambda = {1, 0, 0}, sum = 1;
+  EpaRun r;
+  r.witnesses = {Vec3::Zero(), Vec3::Zero()};
+  for (std::size_t i = 0; i < 3; ++i) {
+    r.witnesses.a += (lambda[i] / sum) * corners[i].a;
+    r.witnesses.b += (lambda[i] / sum) * corners[i].b;
+  }
+  r.depth = std::max(0.0, distance);
+  r.normal = normal;
+  return r;
+}
+
+/// The answer from one face alone (corners, unit normal, plane distance): witnesses at the
+/// origin's projection onto its plane, by barycentric weights clamped to the triangle.
+inline EpaRun answer_from_triangle(const std::array<SupportPoint, 3>& corners, const Vec3& normal, double distance) {
+  const Vec3 p = normal * distance;
+  const double area = normal.dot((corners[1].w - corners[0].w).cross(corners[2].w - corners[0].w));
+  std::array<double, 3> lambda{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    lambda[i] = normal.dot((corners[(i + 1) % 3].w - p).cross(corners[(i + 2) % 3].w - p)) / area;
+  }
+  return answer_from_weights(corners, lambda, normal, distance);
+}
 
 /// Answer from the nearest hull face: its plane distance and normal, and witnesses at the
 /// origin's projection p on that plane. Coplanar neighbours share the plane (a box/box facet of the
@@ -56,21 +91,9 @@ EpaRun answer_from_face(const Hull& hull, int best, double plane_tolerance) {
     f = g;
   }
   const EpaFace& face = hull.face(f);
-  double sum = 0;
-  for (double& l : lambda) {
-    l = l == l ? std::max(l, 0.0) : 0.0;
-    sum += l;
-  }
-  if (!(sum > 0)) lambda = {1, 0, 0}, sum = 1;
-  EpaRun r;
-  r.witnesses = {Vec3::Zero(), Vec3::Zero()};
-  for (std::size_t i = 0; i < 3; ++i) {
-    r.witnesses.a += (lambda[i] / sum) * hull.vertex(face.vertex[i]).a;
-    r.witnesses.b += (lambda[i] / sum) * hull.vertex(face.vertex[i]).b;
-  }
-  r.depth = std::max(0.0, top.distance);
-  r.normal = top.normal;
-  return r;
+  const std::array<SupportPoint, 3> corners = {hull.vertex(face.vertex[0]), hull.vertex(face.vertex[1]),
+                                               hull.vertex(face.vertex[2])};
+  return answer_from_weights(corners, lambda, top.normal, top.distance);
 }
 
 /// Grows GJK's final simplex to a tetrahedron (seed 003, footnote 4) by support points in
@@ -158,10 +181,27 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
     return r;
   }
   hull.reset_tetrahedron(tet, kGjkDegenerateSimplexTolerance * scale * scale);
+  // Two bounds on the depth (the smallest h(n) = max over the difference of n . x, |n| = 1):
+  //  - upper: every support distance n . s(n) is one, so the smallest seen is kept;
+  //  - lower: the nearest face of the hull, while the hull is convex and inside the difference.
+  // In exact arithmetic the nearest face's distance never decreases. In double precision a hull
+  // of long thin faces (the side of a cylinder: many support points on two rims) can lose its
+  // convexity after many expansions; its nearest face then drops, and the answers built from it
+  // were wrong by up to half the depth (sphere inside a cylinder, tests/gjk/epa_curved_test.cpp).
+  // So the loop stops at such a drop and answers from the best face seen, kept as its plane and
+  // its vertex indices (the hull never removes a vertex, only faces).
+  double upper = std::numeric_limits<double>::infinity();
+  double lower = -std::numeric_limits<double>::infinity();
+  std::array<int, 3> lower_vertices{};
+  Vec3 lower_normal = nan_vec3();
+  const auto tolerance = [&](double depth) {
+    return options.relative_tolerance * std::max(depth, 0.0) + options.absolute_tolerance * scale;
+  };
   int best = -1;
   Status status = Status::iteration_limit;
   Detail detail = Detail::none;
   int iterations = 0;
+  bool hull_degraded = false;
   for (int k = 0; k < options.max_iterations; ++k) {
     best = hull.closest_face();
     if (best < 0) {
@@ -170,6 +210,17 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
       break;
     }
     const EpaFace& face = hull.face(best);
+    if (face.distance < lower - tolerance(lower)) {
+      hull_degraded = true;
+      status = Status::degenerate_input;
+      detail = Detail::no_progress;
+      break;
+    }
+    if (face.distance > lower) {
+      lower = face.distance;
+      lower_normal = face.normal;
+      lower_vertices = face.vertex;
+    }
     const SupportPoint p = md.support(face.normal);
     iterations = k + 1;
     const double support_distance = face.normal.dot(p.w);
@@ -178,15 +229,18 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
       detail = Detail::non_finite;
       break;
     }
-    // Lower bound face.distance, upper bound support_distance: stop when they agree.
-    const double gap = support_distance - face.distance;
-    if (gap <= options.relative_tolerance * std::max(face.distance, 0.0) + options.absolute_tolerance * scale) {
+    upper = std::min(upper, support_distance);
+    // Lower bound face.distance, upper bound the best support distance: stop when they agree.
+    if (upper - face.distance <= tolerance(face.distance)) {
       status = Status::converged;
       detail = Detail::duality_gap;
       break;
     }
     if (hull.contains_vertex(p.w)) {
-      status = Status::converged;
+      // A support point beyond the nearest face that is already a vertex: the hull is no longer
+      // convex (rounding), as above.
+      hull_degraded = true;
+      status = Status::degenerate_input;
       detail = Detail::repeated_support;
       break;
     }
@@ -211,10 +265,14 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
   }
   if (best < 0) best = hull.closest_face();
   EpaRun r;
-  if (best >= 0) {
-    const double plane_tolerance =
-        options.relative_tolerance * std::max(hull.face(best).distance, 0.0) + options.absolute_tolerance * scale;
-    r = answer_from_face(hull, best, plane_tolerance);
+  if (status != Status::converged && lower > -std::numeric_limits<double>::infinity() &&
+      (hull_degraded || best < 0 || hull.face(best).distance < lower)) {
+    // Stopped early on a hull that no longer holds its best face: the answer is that face's.
+    const std::array<SupportPoint, 3> corners = {hull.vertex(lower_vertices[0]), hull.vertex(lower_vertices[1]),
+                                                 hull.vertex(lower_vertices[2])};
+    r = answer_from_triangle(corners, lower_normal, lower);
+  } else if (best >= 0) {
+    r = answer_from_face(hull, best, tolerance(hull.face(best).distance));
   } else {
     // No usable face at all (every face a sliver): report contact at GJK's point.
     Simplex s = start;
@@ -223,6 +281,18 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
     r.normal = flat_normal;
     r.witnesses = simplex_witnesses(s);
   }
+  if (status != Status::converged) {
+    if (upper - lower <= tolerance(lower)) {
+      // Stopped for another reason with the bounds within the tolerance of each other.
+      status = Status::converged;
+      detail = Detail::duality_gap;
+    } else if (hull_degraded && upper - lower <= kEpaRoundingFloor * scale) {
+      // The rounding floor: the hull cannot be refined further in double precision, and the
+      // bounds are this close (detail no_progress or repeated_support; `gap` says how close).
+      status = Status::converged;
+    }
+  }
+  r.gap = std::max(0.0, upper - r.depth);
   r.iterations = iterations;
   r.status = status;
   r.detail = detail;
@@ -246,12 +316,19 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
 ///    capsule axes) has depth 0 on its cores, exactly, with its flat normal.
 ///  - Each iteration expands the face nearest the origin (linear scan over live faces) by the
 ///    support point along its normal; the visible region is found by flood fill and replaced by a
-///    cone (gjk/epa_hull.hpp). Stops when support distance - face distance <=
-///    relative_tolerance * depth + absolute_tolerance * scale (converged, detail duality_gap or
-///    touching), on a repeated support point (converged, repeated_support), on running out of
-///    kEpaMaxVertices / kEpaMaxFaces (capacity_exceeded), on an inconsistent horizon
-///    (degenerate_input, no_progress) or on max_iterations (iteration_limit). In every stopped case
-///    the answer is the current nearest face: a lower bound on the depth with matching witnesses.
+///    cone (gjk/epa_hull.hpp). The nearest face's distance is a lower bound on the core depth and
+///    every support distance an upper bound; `gap` is the smallest upper bound minus the reported
+///    depth. Stops when that gap <= relative_tolerance * depth + absolute_tolerance * scale
+///    (converged, detail duality_gap or touching); on running out of kEpaMaxVertices /
+///    kEpaMaxFaces (capacity_exceeded), on an inconsistent horizon (degenerate_input,
+///    no_progress) or on max_iterations (iteration_limit), each converged instead if the bounds
+///    already agree to the tolerance. When rounding has made the hull lose its convexity (its
+///    nearest face moves closer to the origin, or a support point beyond the nearest face is
+///    already a vertex: long thin faces, e.g. a sphere deep inside a cylinder), it stops there:
+///    converged at the rounding floor (detail no_progress or repeated_support) when the gap is
+///    <= kEpaRoundingFloor * scale, degenerate_input otherwise. In every stopped case the answer
+///    is the best nearest face seen: a lower bound on the depth with matching witnesses, within
+///    `gap` of the true depth.
 /// Cost: the GJK run plus one support call and a flood fill per EPA iteration; a box pair takes
 /// about 10 iterations in all (GJK + EPA, random overlapping box pairs), smooth shapes about 50.
 /// No heap allocation; the hull (about 60 KB) is a local or `workspace`.
@@ -279,6 +356,8 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
     const Witnesses core = simplex_witnesses(run.simplex);
     r.intersect = core_distance <= margins;
     r.depth = r.intersect ? margins - core_distance : 0.0;
+    // The core distance is known to within GJK's duality gap (the depth, margins - distance, too).
+    r.gap = std::max(0.0, core_distance - std::max(run.lower_bound, 0.0));
     r.normal = pose_a.rotate(n);
     r.point_a = pose_a.apply(core.a + margin_a * n);
     r.point_b = pose_a.apply(core.b - margin_b * n);
@@ -293,6 +372,7 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
   r.status = epa.status;
   r.detail = epa.detail;
   r.depth = epa.depth + margins;
+  r.gap = epa.gap;
   r.normal = pose_a.rotate(epa.normal);
   r.point_a = pose_a.apply(epa.witnesses.a + margin_a * epa.normal);
   r.point_b = pose_a.apply(epa.witnesses.b - margin_b * epa.normal);
