@@ -99,6 +99,10 @@ TEST(Epa, BoxBoxMatchesSeparatingAxes) {
     ++overlaps;
     check_penetration(a, pa, b, pb, r, std::max(exact, 0.0), s, label);
     EXPECT_EQ(r.status, Status::converged) << label;
+    // gap: the true depth is within [depth, depth + gap], and converged means it is small.
+    EXPECT_GE(r.gap, 0) << label;
+    EXPECT_LE(r.gap, 1e-9 * s) << label;
+    EXPECT_GE(r.depth + r.gap, exact - 1e-9 * s) << label;
   }
   EXPECT_GT(overlaps, 250);
   EXPECT_GT(separated, 50);
@@ -243,6 +247,7 @@ TEST(Epa, TouchingAndFlatContact) {
   EXPECT_EQ(flat.depth, 0);
   EXPECT_NEAR(std::abs(flat.normal.z()), 1, 1e-12);
   EXPECT_EQ(flat.detail, Detail::touching);
+  EXPECT_EQ(flat.gap, 0);
   // A square plate pushed into a box: full-dimensional, depth = how far it went in.
   const PenetrationResult plate = penetration(box, Pose(), square, Pose::from_translation(Vec3(0.2, 0.1, 0.7)));
   EXPECT_NEAR(plate.depth, 0.3, 1e-12);
@@ -280,6 +285,8 @@ TEST(Epa, CapsReportBestLowerBound) {
   const PenetrationResult capped = penetration(ball, Pose(), ball, pb, {.max_iterations = 3});
   EXPECT_EQ(capped.status, Status::iteration_limit);
   EXPECT_LE(capped.depth, full.depth + 1e-12);
+  EXPECT_GE(capped.depth + capped.gap, full.depth - 1e-12);
+  EXPECT_LE(full.gap, 1e-9);
   EXPECT_GT(capped.depth, 0);
   EXPECT_NEAR(full.depth, 2 - std::sqrt(0.14), 2e-2);  // the tessellation is within 1% of a sphere
   // Tiny hulls: out of vertices, then out of faces. Both stop with capacity_exceeded and a lower
@@ -295,6 +302,9 @@ TEST(Epa, CapsReportBestLowerBound) {
     EXPECT_EQ(r.detail, Detail::face_capacity);
     EXPECT_LE(r.depth, full.depth + 1e-12);
     EXPECT_GT(r.depth, 0.5 * full.depth);
+    // Stopped early: the gap is the honest distance to the smallest support distance seen.
+    EXPECT_GE(r.depth + r.gap, full.depth - 1e-12);
+    EXPECT_GT(r.gap, 1e-6);
     EXPECT_LE((r.point_b - r.point_a + r.depth * r.normal).norm(), 1e-12);
   }
 }

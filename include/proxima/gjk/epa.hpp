@@ -176,6 +176,7 @@ EpaRun run_epa(Md& md, const Simplex& start, double scale, const EpaOptions& opt
     Simplex s = start;
     const Vec3 v = reduce_simplex(s);
     r.witnesses = v == v ? simplex_witnesses(s) : Witnesses{tet[0].a, tet[0].b};
+    r.gap = 0;  // exact: a flat difference has the origin on its boundary
     r.status = Status::converged;
     r.detail = Detail::touching;
     return r;
