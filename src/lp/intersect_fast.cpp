@@ -552,10 +552,23 @@ FastResult FastSolver<Dim>::run() {
   int degenerate_run = 0;
   int since_refactor = 0;
   bool fresh_y = !warm;  // y computed from scratch since the last pivot (the crash computes it)
+  double best = std::numeric_limits<double>::infinity();
+  int stalled = 0;  // pivots since the artificial sum last improved on `best` (kLpStallPivots)
+  int measured = -1;  // the pivot count at the last measurement
   for (;;) {
-    if (artificial_sum() <= opt_.infeasibility_tolerance) {
+    const double sum = artificial_sum();
+    if (sum <= opt_.infeasibility_tolerance) {
       result.outcome = FastOutcome::feasible;
       break;
+    }
+    if (result.iterations != measured) {
+      measured = result.iterations;
+      if (sum < best - kLpStallImprovement * (1 + best)) {
+        best = sum;
+        stalled = 0;
+      } else if (++stalled >= kLpStallPivots) {
+        return result;  // cycling through rounding: failed, the general solver decides
+      }
     }
     if (result.iterations >= opt_.max_iterations) {
       result.outcome = FastOutcome::iteration_limit;

@@ -160,6 +160,13 @@ class SimplexSolver {
     }
     return sum;
   }
+  /// The current phase's objective at the basic solution (kLpStallPivots' progress measure).
+  double phase_objective() {
+    if (phase_one_) return basic_artificial_sum();
+    double sum = 0;
+    for (int r = 0; r < m_; ++r) sum += cost(ws_.basis_[static_cast<std::size_t>(r)]) * ws_.xb_[r];
+    return sum;
+  }
 
   bool refactor();
   void cold_start();
@@ -374,6 +381,8 @@ void SimplexSolver::drive_out_artificials() {
 
 bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
   bool bland = opt_.pricing == PricingRule::bland;
+  double best = phase_objective();
+  int stalled = 0;  // pivots since the objective last improved on `best`
   while (result.iterations < opt_.max_iterations) {
     if (phase_one_ && basic_artificial_sum() <= infeas_) {
       phase_outcome = LpOutcome::optimal;  // feasible: no need to reach the phase-one optimum
@@ -401,6 +410,14 @@ bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
     pivot(r, q);
     ++result.iterations;
     if (phase_one_) ++result.phase_one_iterations;
+    const double objective = phase_objective();
+    if (objective < best - kLpStallImprovement * (1 + std::abs(best))) {
+      best = objective;
+      stalled = 0;
+    } else if (++stalled >= kLpStallPivots) {
+      numerical_trouble_ = true;  // cycling through rounding (kLpStallPivots)
+      return true;
+    }
   }
   return false;
 }

@@ -4,6 +4,7 @@
 // independent check functions, special cases, warm starts and bad input.
 #include <proxima/core/error.hpp>
 #include <proxima/lp/contains.hpp>
+#include <proxima/lp/distance.hpp>
 #include <proxima/lp/intersect.hpp>
 
 #include "lp/exact_lp_oracle.hpp"
@@ -251,6 +252,67 @@ TEST(LpIntersect, PowerOfTwoScalingGivesTheScaledAnswer) {
   }
   EXPECT_GE(separated, 40);
   EXPECT_GE(intersecting, 40);
+}
+
+TEST(LpIntersect, RoundingCyclesEndWithinTheStallBound) {
+  // Fuzz finding 10 (docs/reliability.md; fuzz_lp, session 12): coordinates near 1e150 next to
+  // ones of order 1 made two columns trade places forever on reduced costs that are rounding
+  // noise, and each query pivoted on to the 50,000 cap (iteration_limit, 7-14 ms). Now a run whose
+  // objective stops improving for kLpStallPivots pivots ends (the structured solver hands over to
+  // the general one, which retries once): each query below is answered, certified, in about 1,000
+  // pivots. The inputs are fuzz/corpus/lp/regress_lp_*_cycles.
+  const double big = 9.9999999999999998e+149;
+  Eigen::MatrixXd a1(5, 6), b1(5, 10);  // lp::intersect cycled (the structured solver)
+  a1 << -2.106439095952267e+20, 0.75, -big, -2, -2, -big,
+      1.517328081840503e+141, big, 0.29841089257496733, -2, -0.25, 0.5,
+      -2, -3.6834034766279049e-227, -7.92056392139316e-20, -3.7697309270458175, 1.486293871096465e+141, 3.8250634528023184,
+      -2, -1.8096479192364314, 0.5, 6.6955813699594e-154, -big, -0.25,
+      -2, 2.3172083114510297e-150, -2, big, -big, 2.8021115199713922;
+  b1.setConstant(-2);
+  b1(0, 0) = -3.9687499977574667;
+  b1(1, 0) = -3.9999999999976703;
+  const LpIntersectResult r1 = intersect(a1, b1);
+  EXPECT_TRUE(r1.converged);
+  EXPECT_LT(r1.iterations, 3 * kLpStallPivots);
+  EXPECT_EQ(verify_certificate(a1, b1, r1), "");
+#ifdef PROXIMA_HAVE_CGAL
+  EXPECT_EQ(r1.intersect, oracle::exact_intersect(a1, b1));
+#endif
+
+  Eigen::MatrixXd a2(6, 7), b2(6, 10);  // lp::distance (1-norm) cycled (the general solver)
+  a2 << 3.011956192553054, -6.0255922505367765e-58, -big, -2, -1.75, -2, -2,
+      -1.25, -big, -big, -2, big, -2, -2,
+      1.1039269971883101e-233, 1.5644237992847385, -1.7345742628923795e+35, 1.6512685583917821e+85, -2, -2, -2,
+      -big, 0.5, 5.4504647096786464e+142, 1.25, -2, -2, -2,
+      0, 1.486293871096465e+141, -big, -2, -2, -2, -2,
+      -129360.47629125105, -big, big, -2, -2, -2, -2;
+  b2.setConstant(-2);
+  const LpDistanceResult d2 = distance(a2, b2, DistanceNorm::l1);
+  EXPECT_TRUE(d2.converged);
+  EXPECT_LT(d2.iterations, 3 * kLpStallPivots);
+  ASSERT_TRUE(std::isfinite(d2.distance));
+  // B is one point, (-2, ..., -2), and it is a vertex of A: the distance is 0, answered to the
+  // LP's tolerance relative to the extent (1e150): 1.7e85 here.
+  EXPECT_LE(d2.distance, 1e-9 * big);
+  EXPECT_LE(d2.lower_bound, d2.distance);
+
+  Eigen::MatrixXd a3(5, 6), b3(5, 8);  // lp::contains(b3, a3) cycled (the structured solver)
+  a3 << 0.25, 1.486293871096465e+141, -2, -1.8875310465562948e-122, -1.25, 1.4861078003830453e+141,
+      0.00023152086108191782, -big, -0.25, -201960929039.62012, big, -big,
+      -big, 0.5, 1.4864799418098847e+141, 1.1865234375, -2, 2.1438200478394885e-170,
+      big, -2, -big, -0.25, -2, -1.8875310465562948e-122,
+      -0.25, -2, 2.1438200478394885e-170, 5.3607586729993687e+141, -0.25, -201960929039.62012;
+  b3.setConstant(-2);
+  b3.col(0) << 1.1865234375, -0.25, 1.486293871096501e+141, -0.25, 1.5;
+  b3.col(1) << 0, -7.0126454714414336e-15, 1.25, 85477423458.203949, -1;
+  b3(0, 2) = -3.9999999999976703;
+  const LpContainsResult c3 = contains(b3, a3);
+  EXPECT_TRUE(c3.converged);
+  EXPECT_LT(c3.iterations, 3 * kLpStallPivots);
+  if (!c3.contains) {
+    EXPECT_GT(c3.margin, 0);
+    EXPECT_TRUE(c3.separating_normal.allFinite());
+  }
 }
 
 TEST(LpIntersect, PlaneThatOverflowsIsNotCertified) {

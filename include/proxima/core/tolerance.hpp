@@ -108,6 +108,18 @@ inline constexpr int kLpRefactorInterval = 64;
 /// 10-53 with Bland's rule, at 8..4096 points per set); this is far above that for every size the
 /// tests and benchmarks use. Smaller risks iteration_limit on large sets; larger only delays it.
 inline constexpr int kLpMaxIterations = 50000;
+/// LP: a simplex run whose objective (the phase-one artificial sum, or the phase-two cost) has
+/// not improved on its best value over this many consecutive pivots is cycling through rounding:
+/// Bland's rule ends degenerate cycles only in exact arithmetic, and at extreme dynamic ranges
+/// (coordinates near 1e150 next to ones of order 1) two columns can trade places forever on
+/// reduced costs that are rounding noise (fuzz_lp, docs/reliability.md finding 10). The run then
+/// ends as degenerate_input / no_progress (the general solver first retries once, as after any
+/// breakdown) instead of pivoting on to max_iterations. Converged runs of the tests, benchmarks
+/// and fuzz corpora take at most a few hundred pivots in all.
+inline constexpr int kLpStallPivots = 1000;
+/// LP: the improvement that resets the stall count: the objective must fall below its best value
+/// by more than this times (1 + |best|). Unitless.
+inline constexpr double kLpStallImprovement = 1e-14;
 /// Simplex, Dantzig pricing with Bland fallback: after this many consecutive degenerate pivots
 /// the solver prices by Bland's rule until the objective strictly decreases again (which makes
 /// cycling impossible in exact arithmetic). Smaller falls back to the slow rule sooner.

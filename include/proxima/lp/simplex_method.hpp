@@ -108,6 +108,10 @@ class SimplexWorkspace;
 /// so that every row and column has its largest entry in [1, 2); x and y are scaled back.
 /// Tolerances apply to the equilibrated problem: primal ones scaled by max(1, |b|_inf), dual
 /// ones by max(1, |c|_inf).
+/// Status: converged; iteration_limit at options.max_iterations; degenerate_input / no_progress
+/// after a numerical breakdown that the one retry (larger ratio-test pivot tolerance) did not
+/// cure: a basis singular at refactorisation, or kLpStallPivots pivots in a row without the
+/// objective improving (cycling through rounding at extreme dynamic ranges).
 /// Cost: O(m^2 + m N) per pivot (Bland's rule usually stops pricing early), O(m^3) per
 /// refactorisation; no allocation once the workspace holds capacity for (m, N).
 /// Throws InvalidInput when sizes disagree (field "b" or "c") or A, b, c hold NaN/Inf.
