@@ -193,13 +193,15 @@ class SphereGrid {
       }
       return;
     }
+    // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
+    // spheres are one stretch of ids_: the same spheres in the same order as cell by cell, without
+    // reading the bounds of every (mostly empty) cell.
     for (int i = first[0]; i <= last[0]; ++i) {
       for (int j = first[1]; j <= last[1]; ++j) {
-        for (int l = first[2]; l <= last[2]; ++l) {
-          const int cell = flat(i, j, l);
-          for (int q = start_[cell]; q < start_[cell + 1]; ++q) {
-            if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
-          }
+        const int row = flat(i, j, 0);
+        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
+        for (int q = start_[static_cast<std::size_t>(row + first[2])]; q < q1; ++q) {
+          if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
         }
       }
     }
