@@ -100,17 +100,18 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
 
 // Largest number of grid cells along one axis of a feature grid: bounds the grid's memory and
 // build time (about one feature per cell is the aim). A cost trade-off only: any value >= 1 gives
-// the same pairs.
+// the same pairs (but sets the order in which a query reports them, see SphereGrid).
 constexpr int kMaxGridCells = 32;
-// A grid query scans the part of the sphere list that holds its box's cells instead of walking the
-// cells when the grid holds at most this many spheres per cell of the box (cost only: both visit
-// the same spheres in the same order; callgrind over the bench's exact rows, queries only: 6 and 16
-// equal but on the tori, where 16 is 0.6% cheaper and 64 3.5% dearer).
-constexpr long kLinearScanSpheresPerCell = 16;
+// A grid query tests every sphere of the grid, in the grid's order, instead of walking its box
+// when the grid holds at most this many spheres per (i, j) row of the box (cost only: both report
+// the same spheres in the same order; see docs/algorithms/ccd.md, session 12).
+constexpr long kScanAllSpheresPerRow = 8;
 
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
-// feature lives in exactly one cell, so no pair is visited twice.
+// feature lives in exactly one cell, so no pair is visited twice. A query reports the spheres in
+// the grid's order (by cell, then by id), the order of the solver's searches, so of simultaneous
+// collisions and of the use of the interval budget: any change to the grid's cells changes it.
 class SphereGrid {
  public:
   // (Re)builds the grid of `spheres`, reusing the storage of the previous build.
@@ -121,7 +122,6 @@ class SphereGrid {
     max_radius_ = 0;
     start_.clear();
     ids_.clear();
-    cells_.clear();
     sorted_.clear();
     lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
     hi_ = -lo_;
@@ -152,17 +152,12 @@ class SphereGrid {
     std::vector<int>& fill = fill_;
     fill.assign(start_.begin(), start_.end() - 1);
     for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
-    cells_.resize(spheres.size());
     sorted_.resize(spheres.size());
-    for (std::size_t q = 0; q < ids_.size(); ++q) {
-      sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
-      const Vec3& c = sorted_[q].center;
-      cells_[q] = index(c, 2);
-    }
+    for (std::size_t q = 0; q < ids_.size(); ++q) sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
-  // last build, kept in cell order).
+  // last build, in the grid's order).
   template <class Fn>
   void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn) const {
     if (ids_.empty()) return;
@@ -173,23 +168,11 @@ class SphereGrid {
       first[k] = index_of(c[k] - reach, k);
       last[k] = index_of(c[k] + reach, k);
     }
-    // ids_ lists the spheres in increasing flat index (i dims[1] + j) dims[2] + l of their cell.
-    // When the box holds many cells for the spheres there are, a pass over the part of ids_ that
-    // holds the box's cells, keeping those cells' spheres, visits the same spheres in the same
-    // order as the walk over the cells below, cheaper: per i, the cells with j in [first[1],
-    // last[1]] are one stretch of ids_, and only l needs testing there (nothing when the box spans
-    // every l).
-    const long box = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
-    if (static_cast<long>(ids_.size()) <= kLinearScanSpheresPerCell * box) {
-      const bool all_l = first[2] == 0 && last[2] == dims_[2] - 1;
-      for (int i = first[0]; i <= last[0]; ++i) {
-        const std::size_t q0 = static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, first[1], 0))]);
-        const std::size_t q1 =
-            static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, last[1], 0) + dims_[2])]);
-        for (std::size_t q = q0; q < q1; ++q) {
-          if (!all_l && (cells_[q] < first[2] || cells_[q] > last[2])) continue;
-          if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
-        }
+    // Small grids (or boxes over most of one): every sphere, in order, is cheaper than the walk.
+    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
+    if (static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows) {
+      for (std::size_t q = 0; q < sorted_.size(); ++q) {
+        if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
       }
       return;
     }
@@ -225,7 +208,6 @@ class SphereGrid {
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<int> cells_;                 // per entry of ids_, the l of its sphere's cell
   std::vector<FeatureSphere> sorted_;      // per entry of ids_, its sphere
   double max_radius_ = 0;
   std::vector<int> cell_of_, fill_;  // scratch of build()
