@@ -114,8 +114,10 @@ constexpr long kScanAllSpheresPerRow = 8;
 // collisions and of the use of the interval budget: any change to the grid's cells changes it.
 class SphereGrid {
  public:
-  // (Re)builds the grid of `spheres`, reusing the storage of the previous build.
-  void build(const std::vector<FeatureSphere>& spheres) {
+  // (Re)builds the grid of `spheres`, reusing the storage of the previous build. With `keep`, only
+  // the spheres i with keep[i] are listed (queries report only those), but the cells are those of
+  // all the spheres: the kept ones come in the same order as in the grid of all of them.
+  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr) {
     dims_ = {1, 1, 1};
     last_cell_ = {0, 0, 0};
     inv_cell_ = Vec3::Zero();
@@ -128,7 +130,11 @@ class SphereGrid {
     for (const FeatureSphere& sp : spheres) {
       lo_ = lo_.cwiseMin(sp.center);
       hi_ = hi_.cwiseMax(sp.center);
-      max_radius_ = std::max(max_radius_, sp.radius);
+    }
+    // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
+    // centre within that of the query's centre).
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
     }
     if (spheres.empty()) return;
     const Vec3 extent = hi_ - lo_;
@@ -143,16 +149,21 @@ class SphereGrid {
     start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
     cell_of.resize(spheres.size());
+    std::size_t listed = 0;
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      if (keep != nullptr && !(*keep)[i]) continue;
       ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
+      ++listed;
     }
     for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
-    ids_.resize(spheres.size());
+    ids_.resize(listed);
     std::vector<int>& fill = fill_;
     fill.assign(start_.begin(), start_.end() - 1);
-    for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
-    sorted_.resize(spheres.size());
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      if (keep == nullptr || (*keep)[i]) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
+    }
+    sorted_.resize(listed);
     for (std::size_t q = 0; q < ids_.size(); ++q) sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
   }
 
@@ -544,8 +555,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
   a_vertices.build(body_a.vs);
-  a_edges.build(body_a.es);
-  a_faces.build(body_a.fs);
+  // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
+  // others were skipped first thing for every pair.
+  a_edges.build(body_a.es, &a_edge_ok);
+  a_faces.build(body_a.fs, &a_face_back);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
   // per slab.
@@ -637,7 +650,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
       if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
       a_faces.for_overlapping(centers[vb], radii[vb], pad, [&](int fa) {
-        if (!a_face_back[fa]) return;
         const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
         const double reach = vertex_growth[vb] * half;
         if (std::abs(f_mid) > reach + pad) return;
@@ -653,7 +665,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const Vec3& qb = b_mid[edge_b.v0];
       const Vec3 db = b_mid[edge_b.v1] - qb;
       a_edges.for_overlapping(centers[eb], radii[eb], pad, [&](int ea) {
-        if (!a_edge_ok[ea]) return;
         // A reported EE contact has its segments within ~2 feature tolerances at the root, and
         // B's edge moves at most edge_speed * half from the slab middle.
         const mesh::Edge& edge_a = a.edge(ea);
