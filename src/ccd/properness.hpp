@@ -120,14 +120,18 @@ inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const
   return std::max(low, -high) + drift < threshold;
 }
 
-/// The same at time s: sin(s theta) and 1 - cos(s theta) from one sincos of the half angle, as
-/// EdgeTripleProduct::turn computes them (so both overloads give the same answer at s).
+/// {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
+/// computes them (callers that test many pairs at one time s compute it once).
+inline std::pair<double, double> turn_at(double s, double theta) {
+  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+  return {2 * sh * ch, 2 * sh * sh};
+}
+
+/// The same at time s, with turn_at(s, theta) (so both overloads give the same answer at s).
 inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
                                const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
                                double theta, double s, double width, double threshold) {
-  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-  return edge_improper_near(ea, eb, normals_a, normals_b, ua, ub0, axis, theta, {2 * sh * ch, 2 * sh * sh}, width,
-                            threshold);
+  return edge_improper_near(ea, eb, normals_a, normals_b, ua, ub0, axis, theta, turn_at(s, theta), width, threshold);
 }
 
 /// True when a vertex's VF / FV properness against a face stays below `threshold` at every time of

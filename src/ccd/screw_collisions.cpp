@@ -335,8 +335,9 @@ class Solver {
     });
   }
 
-  // EE: edge ea of A against edge eb of B.
-  void edge_edge(int ea, int eb, double s0, double s1) {
+  // EE: edge ea of A against edge eb of B. mid_turn: detail::turn_at((s0 + s1) / 2, screw angle),
+  // the same for every pair of the slab, so computed once per slab.
+  void edge_edge(int ea, int eb, double s0, double s1, std::pair<double, double> mid_turn) {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
     const mesh::Edge& edge_b = b_.mesh->edge(eb);
     const Vec3& pa = a_.v[edge_a.v0];
@@ -355,7 +356,7 @@ class Solver {
       return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, when,
                                         width + opt_.time_tolerance, opt_.properness_threshold);
     };
-    if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
+    if (improper(mid_turn, (s1 - s0) / 2)) return;
     const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     const double r0 = triple.r0;
@@ -618,6 +619,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
     const Placement mid_pose(screw, mid);
+    const std::pair<double, double> mid_turn = detail::turn_at(mid, screw.angle);
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
@@ -679,7 +681,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
         if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
         ++result.candidate_pairs;
-        solver.edge_edge(ea, eb, s0, s1);
+        solver.edge_edge(ea, eb, s0, s1, mid_turn);
       });
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
