@@ -88,7 +88,7 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b) {
 // the coarse test keeps anything within tol in the projection (which shrinks distances), so it
 // never rejects a point within tol in 3-D.
 bool inside_face(const Body& body, int f, const Vec3& q, double tol, bool coarse = false) {
-  return detail::inside_polygon(body.v, body.mesh->face(f), body.n[f], q, tol, coarse);
+  return detail::inside_polygon_parity_first(body.v, body.mesh->face(f), body.n[f], q, tol, coarse);
 }
 
 using detail::segment_distance;
