@@ -586,7 +586,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double r0 = screw.axis_distance(body_b.v[ed.v0]);
     const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
     edge_speed[e] = screw.speed(r0 + d.norm());
-    edge_start_speed[e] = screw.speed(r0);
+    // The speed of the start vertex, which its growth already is (speed(r0 + 0) == speed(r0)).
+    edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
   std::vector<double> a_edge_length = std::move(work.a_edge_length), b_edge_length = std::move(work.b_edge_length);
