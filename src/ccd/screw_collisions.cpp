@@ -232,8 +232,8 @@ struct ExactWorkspace {
   SphereGrid a_vertices, a_edges, a_faces;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
-  std::vector<double> a_edge_length, b_edge_length, a_vertex_speed, radii, b_offset_mid;
-  std::vector<Vec3> centers, b_mid, b_normal_mid;
+  std::vector<double> a_edge_length, b_edge_length, a_vertex_speed;
+  std::vector<Vec3> b_mid;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -598,20 +598,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
   for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
-  std::vector<Vec3> centers = std::move(work.centers), b_mid = std::move(work.b_mid),
-                    b_normal_mid = std::move(work.b_normal_mid);
-  std::vector<double> radii = std::move(work.radii), b_offset_mid = std::move(work.b_offset_mid);
-  // Moves B's feature spheres to the middle of slab [s0, s1] (one pose for the slab) and grows them
-  // by the distance any of their points can travel in half a slab.
-  auto sweep = [&](const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth, const Placement& mid_pose,
-                   double half) {
-    centers.resize(spheres.size());
-    radii.resize(spheres.size());
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      centers[i] = mid_pose.apply(spheres[i].center);
-      radii[i] = spheres[i].radius + growth[i] * half;
-    }
-  };
+  std::vector<Vec3> b_mid = std::move(work.b_mid);
+  // Each of B's feature spheres is moved to the middle of slab [s0, s1] (one pose for the slab) and
+  // grown by the distance any of its points can travel in half a slab, where its loop reaches it
+  // (not for faces and edges that the facing flags skip).
   // Cheap exclusions before root isolation, all on B's geometry placed once per slab at its middle
   // (no trigonometry per pair). Each drops a pair only when its contact function cannot vanish in
   // the slab: |f(mid)| exceeds the slope bound times the half width plus a margin (pad, or
@@ -629,17 +619,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     b_mid.resize(body_b.v.size());
     for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-    b_normal_mid.resize(body_b.n.size());
-    b_offset_mid.resize(body_b.n.size());
-    for (std::size_t f = 0; f < body_b.n.size(); ++f) {
-      b_normal_mid[f] = mid_pose.rotate(body_b.n[f]);
-      b_offset_mid[f] = body_b.d[f] + b_normal_mid[f].dot(mid_pose.translation);
-    }
-    sweep(body_b.fs, face_growth, mid_pose, half);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
-      if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
-      a_vertices.for_overlapping(centers[fb], radii[fb], pad, [&](int va) {
-        const double f_mid = b_normal_mid[fb].dot(body_a.v[va]) - b_offset_mid[fb];
+      if (!b_face_fwd[fb]) continue;
+      const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
+      const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
+      // B's face plane at the slab middle.
+      const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
+      const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
+      a_vertices.for_overlapping(center, radius, pad, [&](int va) {
+        const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
         const double reach = a_vertex_speed[va] * half;
         if (std::abs(f_mid) > reach + pad) return;
         // The solver's own coarse inside-face test, on the whole slab: at a reported root the
@@ -649,10 +638,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.vertex_face(va, fb, s0, s1);
       });
     }
-    sweep(body_b.vs, vertex_growth, mid_pose, half);
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
-      if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
-      a_faces.for_overlapping(centers[vb], radii[vb], pad, [&](int fa) {
+      const Vec3 center = mid_pose.apply(body_b.vs[vb].center);
+      const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
+      a_faces.for_overlapping(center, radius, pad, [&](int fa) {
         const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
         const double reach = vertex_growth[vb] * half;
         if (std::abs(f_mid) > reach + pad) return;
@@ -661,13 +651,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.face_vertex(fa, vb, s0, s1);
       });
     }
-    sweep(body_b.es, edge_growth, mid_pose, half);
     for (int eb = 0; eb < b.num_edges(); ++eb) {
-      if (!b_edge_ok[eb] || !overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
+      if (!b_edge_ok[eb]) continue;
+      const Vec3 center = mid_pose.apply(body_b.es[eb].center);
+      const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
       const mesh::Edge& edge_b = b.edge(eb);
       const Vec3& qb = b_mid[edge_b.v0];
       const Vec3 db = b_mid[edge_b.v1] - qb;
-      a_edges.for_overlapping(centers[eb], radii[eb], pad, [&](int ea) {
+      a_edges.for_overlapping(center, radius, pad, [&](int ea) {
         // A reported EE contact has its segments within ~2 feature tolerances at the root, and
         // B's edge moves at most edge_speed * half from the slab middle.
         const mesh::Edge& edge_a = a.edge(ea);
@@ -709,11 +701,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.a_edge_length = std::move(a_edge_length);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
-  work.centers = std::move(centers);
   work.b_mid = std::move(b_mid);
-  work.b_normal_mid = std::move(b_normal_mid);
-  work.radii = std::move(radii);
-  work.b_offset_mid = std::move(b_offset_mid);
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
