@@ -203,12 +203,12 @@ class SphereGrid {
 
  private:
   // clamp(floor(t), 0, dims - 1) for the cell coordinate t, without the call to floor: below 0 and
-  // from dims - 1 on the clamp decides, and in between truncation is the floor.
+  // from dims - 1 on the clamp decides, and in between truncation is the floor. Clamped as a double
+  // (min and max, no branches: query boxes fall on either side of the grid's ends unpredictably)
+  // and then truncated: the same cell.
   int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
-    if (t < 0) return 0;
-    if (t >= last_cell_[k]) return dims_[k] - 1;
-    return static_cast<int>(t);
+    return static_cast<int>(std::min(std::max(t, 0.0), last_cell_[k]));
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
   int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
