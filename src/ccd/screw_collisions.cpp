@@ -639,7 +639,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       });
     }
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
-      const Vec3 center = mid_pose.apply(body_b.vs[vb].center);
+      const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
       const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
       if (!overlap(body_a.whole, center, radius, pad)) continue;
       a_faces.for_overlapping(center, radius, pad, [&](int fa) {
