@@ -224,6 +224,13 @@ class SphereGrid {
   std::vector<int> cell_of_, fill_;  // scratch of build()
 };
 
+// A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
+// one place per edge instead of through the mesh's edge and vertex lists for every pair.
+struct EdgeLine {
+  Vec3 start, dir;
+  double length;
+};
+
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
@@ -232,7 +239,8 @@ struct ExactWorkspace {
   SphereGrid a_vertices, a_edges, a_faces;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
-  std::vector<double> a_edge_length, b_edge_length, a_vertex_speed;
+  std::vector<double> b_edge_length, a_vertex_speed;
+  std::vector<EdgeLine> a_edge_lines;
   std::vector<Vec3> b_mid;
 };
 
@@ -590,10 +598,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
-  std::vector<double> a_edge_length = std::move(work.a_edge_length), b_edge_length = std::move(work.b_edge_length);
-  a_edge_length.resize(static_cast<std::size_t>(a.num_edges()));
+  std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
+  std::vector<double> b_edge_length = std::move(work.b_edge_length);
+  a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
   b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < a.num_edges(); ++e) a_edge_length[e] = 2 * body_a.es[e].radius;
+  for (int e = 0; e < a.num_edges(); ++e) {
+    const mesh::Edge& ed = a.edge(e);
+    const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
+    a_edge_lines[static_cast<std::size_t>(e)] = {start, body_a.v[static_cast<std::size_t>(ed.v1)] - start, 2 * body_a.es[e].radius};
+  }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
@@ -662,12 +675,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       a_edges.for_overlapping(center, radius, pad, [&](int ea) {
         // A reported EE contact has its segments within ~2 feature tolerances at the root, and
         // B's edge moves at most edge_speed * half from the slab middle.
-        const mesh::Edge& edge_a = a.edge(ea);
-        const Vec3& pa = body_a.v[edge_a.v0];
-        const Vec3 da = body_a.v[edge_a.v1] - pa;
+        const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
+        const Vec3& pa = line_a.start;
+        const Vec3& da = line_a.dir;
         // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
         // (edge lengths are invariant, so the precomputed ones serve).
-        const double la = a_edge_length[ea], lb = b_edge_length[eb];
+        const double la = line_a.length, lb = b_edge_length[eb];
         const Vec3 w = qb - pa;
         const double reach = w.norm() + edge_start_speed[eb] * half;
         const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
@@ -698,7 +711,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.edge_speed = std::move(edge_speed);
   work.edge_start_speed = std::move(edge_start_speed);
   work.edge_perp = std::move(edge_perp);
-  work.a_edge_length = std::move(a_edge_length);
+  work.a_edge_lines = std::move(a_edge_lines);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
