@@ -606,7 +606,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   for (int e = 0; e < a.num_edges(); ++e) {
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
-    a_edge_lines[static_cast<std::size_t>(e)] = {start, body_a.v[static_cast<std::size_t>(ed.v1)] - start, 2 * body_a.es[e].radius};
+    const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
+    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, 2 * body_a.es[e].radius};
   }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
