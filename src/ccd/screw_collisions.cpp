@@ -257,8 +257,9 @@ struct Placement {
     for (int k = 0; k < 3; ++k) rotation.col(k) = screw.rotate(Vec3::Unit(k), s);
   }
   // Column by column, in the order Eigen's product sums them ((c0 x0 + c1 x1) + c2 x2: the same
-  // numbers), written out so that the compiler inlines it (it kept Eigen's product out of line).
-  Vec3 apply(const Vec3& x) const {
+  // numbers), written out and inlined (the compiler kept Eigen's product, and then this, out of
+  // line at the hot call sites: about 500 k calls on the bench's tori).
+  [[gnu::always_inline]] Vec3 apply(const Vec3& x) const {
     return rotation.col(0) * x[0] + rotation.col(1) * x[1] + rotation.col(2) * x[2] + translation;
   }
   Vec3 rotate(const Vec3& d) const { return rotation * d; }
