@@ -47,6 +47,31 @@ inline bool inside_polygon(const std::vector<Vec3>& points, std::span<const int>
   return inside || boundary <= (coarse ? tol : tol * std::abs(n[axis]));
 }
 
+/// inside_polygon's answer (bit for bit the same decision), cheaper when the point is inside: the
+/// crossing parity first, then the boundary distances only when it is outside, stopping at the
+/// first edge within the tolerance (the smallest distance is within it exactly when some edge's
+/// is). The exact mode's; the raster keeps inside_polygon, whose cost its tuning was measured with.
+inline bool inside_polygon_parity_first(const std::vector<Vec3>& points, std::span<const int> ids, const Vec3& n,
+                                        const Vec3& q, double tol, bool coarse) {
+  int axis = 0;
+  n.cwiseAbs().maxCoeff(&axis);
+  const Eigen::Vector2d p = drop_axis(q, axis);
+  bool inside = false;
+  const std::size_t k = ids.size();
+  for (std::size_t i = 0, j = k - 1; i < k; j = i++) {
+    const Eigen::Vector2d a = drop_axis(points[ids[i]], axis), b = drop_axis(points[ids[j]], axis);
+    if ((a.y() > p.y()) != (b.y() > p.y()) && p.x() < (b.x() - a.x()) * (p.y() - a.y()) / (b.y() - a.y()) + a.x()) {
+      inside = !inside;
+    }
+  }
+  if (inside) return true;
+  const double limit = coarse ? tol : tol * std::abs(n[axis]);
+  for (std::size_t i = 0, j = k - 1; i < k; j = i++) {
+    if (segment_distance_2d(p, drop_axis(points[ids[i]], axis), drop_axis(points[ids[j]], axis)) <= limit) return true;
+  }
+  return false;
+}
+
 /// Distance between segments p + [0,1] d and q + [0,1] e (closest points clamped to both).
 inline double segment_distance(const Vec3& p, const Vec3& d, const Vec3& q, const Vec3& e) {
   const Vec3 r = p - q;

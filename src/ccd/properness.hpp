@@ -110,24 +110,38 @@ inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const
   const double length = cr.norm();
   const double sine = length - theta * width;
   if (!(sine > 0)) return false;
-  const EdgeTerms t = edge_properness_terms(ea, eb, normals_a, normals_b, ua, ub, Vec3(cr / length), turn);
-  double low = std::numeric_limits<double>::infinity(), high = -low;
-  for (int i = 0; i < t.count; ++i) {
-    low = std::min(low, t.value[static_cast<std::size_t>(i)]);
-    high = std::max(high, t.value[static_cast<std::size_t>(i)]);
-  }
+  // The terms of edge_properness_terms in its order, A's (fixed) first: min and max only grow
+  // apart as terms come in, so when A's alone already put max(low, -high) + drift below the
+  // threshold, all of them do (the same answer), and B's turned normals are not needed.
+  const Vec3 n = cr / length;
   const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+  const Vec3 na = n.cross(ua);
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  auto take = [&](double term) {
+    low = std::min(low, term);
+    high = std::max(high, term);
+  };
+  take(na.dot(normals_a[ea.face_left]));
+  if (ea.face_right >= 0) take(-na.dot(normals_a[ea.face_right]));
+  if (std::max(low, -high) + drift < threshold) return true;
+  const Vec3 nb = n.cross(ub);
+  take(-nb.dot(turn(normals_b[eb.face_left])));
+  if (eb.face_right >= 0) take(nb.dot(turn(normals_b[eb.face_right])));
   return std::max(low, -high) + drift < threshold;
 }
 
-/// The same at time s: sin(s theta) and 1 - cos(s theta) from one sincos of the half angle, as
-/// EdgeTripleProduct::turn computes them (so both overloads give the same answer at s).
+/// {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
+/// computes them (callers that test many pairs at one time s compute it once).
+inline std::pair<double, double> turn_at(double s, double theta) {
+  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
+  return {2 * sh * ch, 2 * sh * sh};
+}
+
+/// The same at time s, with turn_at(s, theta) (so both overloads give the same answer at s).
 inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
                                const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
                                double theta, double s, double width, double threshold) {
-  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-  return edge_improper_near(ea, eb, normals_a, normals_b, ua, ub0, axis, theta, {2 * sh * ch, 2 * sh * sh}, width,
-                            threshold);
+  return edge_improper_near(ea, eb, normals_a, normals_b, ua, ub0, axis, theta, turn_at(s, theta), width, threshold);
 }
 
 /// True when a vertex's VF / FV properness against a face stays below `threshold` at every time of

@@ -88,7 +88,7 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b) {
 // the coarse test keeps anything within tol in the projection (which shrinks distances), so it
 // never rejects a point within tol in 3-D.
 bool inside_face(const Body& body, int f, const Vec3& q, double tol, bool coarse = false) {
-  return detail::inside_polygon(body.v, body.mesh->face(f), body.n[f], q, tol, coarse);
+  return detail::inside_polygon_parity_first(body.v, body.mesh->face(f), body.n[f], q, tol, coarse);
 }
 
 using detail::segment_distance;
@@ -100,35 +100,42 @@ bool overlap(const FeatureSphere& a, const Vec3& b_center, double b_radius, doub
 
 // Largest number of grid cells along one axis of a feature grid: bounds the grid's memory and
 // build time (about one feature per cell is the aim). A cost trade-off only: any value >= 1 gives
-// the same pairs.
+// the same pairs (but sets the order in which a query reports them, see SphereGrid).
 constexpr int kMaxGridCells = 32;
-// A grid query scans the part of the sphere list that holds its box's cells instead of walking the
-// cells when the grid holds at most this many spheres per cell of the box (cost only: both visit
-// the same spheres in the same order; callgrind over the bench's exact rows, queries only: 6 and 16
-// equal but on the tori, where 16 is 0.6% cheaper and 64 3.5% dearer).
-constexpr long kLinearScanSpheresPerCell = 16;
+// A grid query tests every sphere of the grid, in the grid's order, instead of walking its box
+// when the grid holds at most this many spheres per (i, j) row of the box (cost only: both report
+// the same spheres in the same order; callgrind over the bench's exact rows, queries only, seed 1:
+// 2, 3, 4, 8, 12, 16 within 1% of each other but on the car (2: +1.9%) and the tori (16: +3.6%)).
+constexpr long kScanAllSpheresPerRow = 4;
 
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
-// feature lives in exactly one cell, so no pair is visited twice.
+// feature lives in exactly one cell, so no pair is visited twice. A query reports the spheres in
+// the grid's order (by cell, then by id), the order of the solver's searches, so of simultaneous
+// collisions and of the use of the interval budget: any change to the grid's cells changes it.
 class SphereGrid {
  public:
-  // (Re)builds the grid of `spheres`, reusing the storage of the previous build.
-  void build(const std::vector<FeatureSphere>& spheres) {
+  // (Re)builds the grid of `spheres`, reusing the storage of the previous build. With `keep`, only
+  // the spheres i with keep[i] are listed (queries report only those), but the cells are those of
+  // all the spheres: the kept ones come in the same order as in the grid of all of them.
+  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr) {
     dims_ = {1, 1, 1};
     last_cell_ = {0, 0, 0};
     inv_cell_ = Vec3::Zero();
     max_radius_ = 0;
     start_.clear();
     ids_.clear();
-    cells_.clear();
     sorted_.clear();
     lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
     hi_ = -lo_;
     for (const FeatureSphere& sp : spheres) {
       lo_ = lo_.cwiseMin(sp.center);
       hi_ = hi_.cwiseMax(sp.center);
-      max_radius_ = std::max(max_radius_, sp.radius);
+    }
+    // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
+    // centre within that of the query's centre).
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
     }
     if (spheres.empty()) return;
     const Vec3 extent = hi_ - lo_;
@@ -143,26 +150,26 @@ class SphereGrid {
     start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
     cell_of.resize(spheres.size());
+    std::size_t listed = 0;
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      if (keep != nullptr && !(*keep)[i]) continue;
       ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
+      ++listed;
     }
     for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
-    ids_.resize(spheres.size());
+    ids_.resize(listed);
     std::vector<int>& fill = fill_;
     fill.assign(start_.begin(), start_.end() - 1);
-    for (std::size_t i = 0; i < spheres.size(); ++i) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
-    cells_.resize(spheres.size());
-    sorted_.resize(spheres.size());
-    for (std::size_t q = 0; q < ids_.size(); ++q) {
-      sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
-      const Vec3& c = sorted_[q].center;
-      cells_[q] = index(c, 2);
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      if (keep == nullptr || (*keep)[i]) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
     }
+    sorted_.resize(listed);
+    for (std::size_t q = 0; q < ids_.size(); ++q) sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
-  // last build, kept in cell order).
+  // last build, in the grid's order).
   template <class Fn>
   void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn) const {
     if (ids_.empty()) return;
@@ -173,33 +180,23 @@ class SphereGrid {
       first[k] = index_of(c[k] - reach, k);
       last[k] = index_of(c[k] + reach, k);
     }
-    // ids_ lists the spheres in increasing flat index (i dims[1] + j) dims[2] + l of their cell.
-    // When the box holds many cells for the spheres there are, a pass over the part of ids_ that
-    // holds the box's cells, keeping those cells' spheres, visits the same spheres in the same
-    // order as the walk over the cells below, cheaper: per i, the cells with j in [first[1],
-    // last[1]] are one stretch of ids_, and only l needs testing there (nothing when the box spans
-    // every l).
-    const long box = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1) * (last[2] - first[2] + 1);
-    if (static_cast<long>(ids_.size()) <= kLinearScanSpheresPerCell * box) {
-      const bool all_l = first[2] == 0 && last[2] == dims_[2] - 1;
-      for (int i = first[0]; i <= last[0]; ++i) {
-        const std::size_t q0 = static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, first[1], 0))]);
-        const std::size_t q1 =
-            static_cast<std::size_t>(start_[static_cast<std::size_t>(flat(i, last[1], 0) + dims_[2])]);
-        for (std::size_t q = q0; q < q1; ++q) {
-          if (!all_l && (cells_[q] < first[2] || cells_[q] > last[2])) continue;
-          if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
-        }
+    // Small grids (or boxes over most of one): every sphere, in order, is cheaper than the walk.
+    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
+    if (static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows) {
+      for (std::size_t q = 0; q < sorted_.size(); ++q) {
+        if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
       }
       return;
     }
+    // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
+    // spheres are one stretch of ids_: the same spheres in the same order as cell by cell, without
+    // reading the bounds of every (mostly empty) cell.
     for (int i = first[0]; i <= last[0]; ++i) {
       for (int j = first[1]; j <= last[1]; ++j) {
-        for (int l = first[2]; l <= last[2]; ++l) {
-          const int cell = flat(i, j, l);
-          for (int q = start_[cell]; q < start_[cell + 1]; ++q) {
-            if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
-          }
+        const int row = flat(i, j, 0);
+        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
+        for (int q = start_[static_cast<std::size_t>(row + first[2])]; q < q1; ++q) {
+          if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
         }
       }
     }
@@ -207,12 +204,12 @@ class SphereGrid {
 
  private:
   // clamp(floor(t), 0, dims - 1) for the cell coordinate t, without the call to floor: below 0 and
-  // from dims - 1 on the clamp decides, and in between truncation is the floor.
+  // from dims - 1 on the clamp decides, and in between truncation is the floor. Clamped as a double
+  // (min and max, no branches: query boxes fall on either side of the grid's ends unpredictably)
+  // and then truncated: the same cell.
   int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
-    if (t < 0) return 0;
-    if (t >= last_cell_[k]) return dims_[k] - 1;
-    return static_cast<int>(t);
+    return static_cast<int>(std::min(std::max(t, 0.0), last_cell_[k]));
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
   int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
@@ -223,10 +220,16 @@ class SphereGrid {
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<int> cells_;                 // per entry of ids_, the l of its sphere's cell
   std::vector<FeatureSphere> sorted_;      // per entry of ids_, its sphere
   double max_radius_ = 0;
   std::vector<int> cell_of_, fill_;  // scratch of build()
+};
+
+// A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
+// one place per edge instead of through the mesh's edge and vertex lists for every pair.
+struct EdgeLine {
+  Vec3 start, dir;
+  double length;
 };
 
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
@@ -237,8 +240,9 @@ struct ExactWorkspace {
   SphereGrid a_vertices, a_edges, a_faces;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
-  std::vector<double> a_edge_length, b_edge_length, a_vertex_speed, radii, b_offset_mid;
-  std::vector<Vec3> centers, b_mid, b_normal_mid;
+  std::vector<double> b_edge_length, a_vertex_speed;
+  std::vector<EdgeLine> a_edge_lines;
+  std::vector<Vec3> b_mid;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -252,7 +256,12 @@ struct Placement {
   Placement(const Screw& screw, double s) : translation(screw.apply(Vec3::Zero(), s)) {
     for (int k = 0; k < 3; ++k) rotation.col(k) = screw.rotate(Vec3::Unit(k), s);
   }
-  Vec3 apply(const Vec3& x) const { return rotation * x + translation; }
+  // Column by column, in the order Eigen's product sums them ((c0 x0 + c1 x1) + c2 x2: the same
+  // numbers), written out and inlined (the compiler kept Eigen's product, and then this, out of
+  // line at the hot call sites: about 500 k calls on the bench's tori).
+  [[gnu::always_inline]] Vec3 apply(const Vec3& x) const {
+    return rotation.col(0) * x[0] + rotation.col(1) * x[1] + rotation.col(2) * x[2] + translation;
+  }
   Vec3 rotate(const Vec3& d) const { return rotation * d; }
   Vec3 apply_inverse(const Vec3& y) const { return rotation.transpose() * (y - translation); }
 };
@@ -340,8 +349,9 @@ class Solver {
     });
   }
 
-  // EE: edge ea of A against edge eb of B.
-  void edge_edge(int ea, int eb, double s0, double s1) {
+  // EE: edge ea of A against edge eb of B. mid_turn: detail::turn_at((s0 + s1) / 2, screw angle),
+  // the same for every pair of the slab, so computed once per slab.
+  void edge_edge(int ea, int eb, double s0, double s1, std::pair<double, double> mid_turn) {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
     const mesh::Edge& edge_b = b_.mesh->edge(eb);
     const Vec3& pa = a_.v[edge_a.v0];
@@ -360,7 +370,7 @@ class Solver {
       return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, when,
                                         width + opt_.time_tolerance, opt_.properness_threshold);
     };
-    if (improper((s0 + s1) / 2, (s1 - s0) / 2)) return;
+    if (improper(mid_turn, (s1 - s0) / 2)) return;
     const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     const double r0 = triple.r0;
@@ -560,8 +570,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
   a_vertices.build(body_a.vs);
-  a_edges.build(body_a.es);
-  a_faces.build(body_a.fs);
+  // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
+  // others were skipped first thing for every pair.
+  a_edges.build(body_a.es, &a_edge_ok);
+  a_faces.build(body_a.fs, &a_face_back);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
   // per slab.
@@ -588,31 +600,28 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double r0 = screw.axis_distance(body_b.v[ed.v0]);
     const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
     edge_speed[e] = screw.speed(r0 + d.norm());
-    edge_start_speed[e] = screw.speed(r0);
+    // The speed of the start vertex, which its growth already is (speed(r0 + 0) == speed(r0)).
+    edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
-  std::vector<double> a_edge_length = std::move(work.a_edge_length), b_edge_length = std::move(work.b_edge_length);
-  a_edge_length.resize(static_cast<std::size_t>(a.num_edges()));
+  std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
+  std::vector<double> b_edge_length = std::move(work.b_edge_length);
+  a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
   b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < a.num_edges(); ++e) a_edge_length[e] = 2 * body_a.es[e].radius;
+  for (int e = 0; e < a.num_edges(); ++e) {
+    const mesh::Edge& ed = a.edge(e);
+    const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
+    const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
+    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, 2 * body_a.es[e].radius};
+  }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
   for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
-  std::vector<Vec3> centers = std::move(work.centers), b_mid = std::move(work.b_mid),
-                    b_normal_mid = std::move(work.b_normal_mid);
-  std::vector<double> radii = std::move(work.radii), b_offset_mid = std::move(work.b_offset_mid);
-  // Moves B's feature spheres to the middle of slab [s0, s1] (one pose for the slab) and grows them
-  // by the distance any of their points can travel in half a slab.
-  auto sweep = [&](const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth, const Placement& mid_pose,
-                   double half) {
-    centers.resize(spheres.size());
-    radii.resize(spheres.size());
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      centers[i] = mid_pose.apply(spheres[i].center);
-      radii[i] = spheres[i].radius + growth[i] * half;
-    }
-  };
+  std::vector<Vec3> b_mid = std::move(work.b_mid);
+  // Each of B's feature spheres is moved to the middle of slab [s0, s1] (one pose for the slab) and
+  // grown by the distance any of its points can travel in half a slab, where its loop reaches it
+  // (not for faces and edges that the facing flags skip).
   // Cheap exclusions before root isolation, all on B's geometry placed once per slab at its middle
   // (no trigonometry per pair). Each drops a pair only when its contact function cannot vanish in
   // the slab: |f(mid)| exceeds the slope bound times the half width plus a margin (pad, or
@@ -621,6 +630,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
     const Placement mid_pose(screw, mid);
+    const std::pair<double, double> mid_turn = detail::turn_at(mid, screw.angle);
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
@@ -629,17 +639,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     b_mid.resize(body_b.v.size());
     for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-    b_normal_mid.resize(body_b.n.size());
-    b_offset_mid.resize(body_b.n.size());
-    for (std::size_t f = 0; f < body_b.n.size(); ++f) {
-      b_normal_mid[f] = mid_pose.rotate(body_b.n[f]);
-      b_offset_mid[f] = body_b.d[f] + b_normal_mid[f].dot(mid_pose.translation);
-    }
-    sweep(body_b.fs, face_growth, mid_pose, half);
     for (int fb = 0; fb < b.num_faces(); ++fb) {
-      if (!b_face_fwd[fb] || !overlap(body_a.whole, centers[fb], radii[fb], pad)) continue;
-      a_vertices.for_overlapping(centers[fb], radii[fb], pad, [&](int va) {
-        const double f_mid = b_normal_mid[fb].dot(body_a.v[va]) - b_offset_mid[fb];
+      if (!b_face_fwd[fb]) continue;
+      const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
+      const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
+      // B's face plane at the slab middle.
+      const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
+      const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
+      a_vertices.for_overlapping(center, radius, pad, [&](int va) {
+        const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
         const double reach = a_vertex_speed[va] * half;
         if (std::abs(f_mid) > reach + pad) return;
         // The solver's own coarse inside-face test, on the whole slab: at a reported root the
@@ -649,11 +658,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.vertex_face(va, fb, s0, s1);
       });
     }
-    sweep(body_b.vs, vertex_growth, mid_pose, half);
     for (int vb = 0; vb < b.num_vertices(); ++vb) {
-      if (!overlap(body_a.whole, centers[vb], radii[vb], pad)) continue;
-      a_faces.for_overlapping(centers[vb], radii[vb], pad, [&](int fa) {
-        if (!a_face_back[fa]) return;
+      const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
+      const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
+      a_faces.for_overlapping(center, radius, pad, [&](int fa) {
         const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
         const double reach = vertex_growth[vb] * half;
         if (std::abs(f_mid) > reach + pad) return;
@@ -662,29 +671,30 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.face_vertex(fa, vb, s0, s1);
       });
     }
-    sweep(body_b.es, edge_growth, mid_pose, half);
     for (int eb = 0; eb < b.num_edges(); ++eb) {
-      if (!b_edge_ok[eb] || !overlap(body_a.whole, centers[eb], radii[eb], pad)) continue;
+      if (!b_edge_ok[eb]) continue;
+      const Vec3 center = mid_pose.apply(body_b.es[eb].center);
+      const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
+      if (!overlap(body_a.whole, center, radius, pad)) continue;
       const mesh::Edge& edge_b = b.edge(eb);
       const Vec3& qb = b_mid[edge_b.v0];
       const Vec3 db = b_mid[edge_b.v1] - qb;
-      a_edges.for_overlapping(centers[eb], radii[eb], pad, [&](int ea) {
-        if (!a_edge_ok[ea]) return;
+      a_edges.for_overlapping(center, radius, pad, [&](int ea) {
         // A reported EE contact has its segments within ~2 feature tolerances at the root, and
         // B's edge moves at most edge_speed * half from the slab middle.
-        const mesh::Edge& edge_a = a.edge(ea);
-        const Vec3& pa = body_a.v[edge_a.v0];
-        const Vec3 da = body_a.v[edge_a.v1] - pa;
+        const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
+        const Vec3& pa = line_a.start;
+        const Vec3& da = line_a.dir;
         // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
         // (edge lengths are invariant, so the precomputed ones serve).
-        const double la = a_edge_length[ea], lb = b_edge_length[eb];
+        const double la = line_a.length, lb = b_edge_length[eb];
         const Vec3 w = qb - pa;
         const double reach = w.norm() + edge_start_speed[eb] * half;
         const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
         if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
         if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
         ++result.candidate_pairs;
-        solver.edge_edge(ea, eb, s0, s1);
+        solver.edge_edge(ea, eb, s0, s1, mid_turn);
       });
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
@@ -708,14 +718,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.edge_speed = std::move(edge_speed);
   work.edge_start_speed = std::move(edge_start_speed);
   work.edge_perp = std::move(edge_perp);
-  work.a_edge_length = std::move(a_edge_length);
+  work.a_edge_lines = std::move(a_edge_lines);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
-  work.centers = std::move(centers);
   work.b_mid = std::move(b_mid);
-  work.b_normal_mid = std::move(b_normal_mid);
-  work.radii = std::move(radii);
-  work.b_offset_mid = std::move(b_offset_mid);
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
