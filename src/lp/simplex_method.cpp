@@ -194,6 +194,10 @@ class SimplexSolver {
   bool numerical_trouble_ = false;
   bool reached_optimum_ = false;
   double pivot_tolerance_ = 0;  // the ratio test's (raised on the retry, see run())
+  /// kLpStallPivots' state for the current phase: the best objective and the pivots since it
+  /// improved; stalled_ < 0 starts a new count (a new attempt or phase).
+  double stall_best_ = 0;
+  int stalled_ = -1;
 };
 
 bool SimplexSolver::refactor() {
@@ -381,8 +385,12 @@ void SimplexSolver::drive_out_artificials() {
 
 bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
   bool bland = opt_.pricing == PricingRule::bland;
-  double best = phase_objective();
-  int stalled = 0;  // pivots since the objective last improved on `best`
+  // The stall count carries over between the calls of one phase (attempt() may call again after
+  // a refactorisation re-decides feasibility): a cycle through those calls is still a cycle.
+  if (stalled_ < 0) {
+    stall_best_ = phase_objective();
+    stalled_ = 0;
+  }
   while (result.iterations < opt_.max_iterations) {
     if (phase_one_ && basic_artificial_sum() <= infeas_) {
       phase_outcome = LpOutcome::optimal;  // feasible: no need to reach the phase-one optimum
@@ -411,10 +419,10 @@ bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
     ++result.iterations;
     if (phase_one_) ++result.phase_one_iterations;
     const double objective = phase_objective();
-    if (objective < best - kLpStallImprovement * (1 + std::abs(best))) {
-      best = objective;
-      stalled = 0;
-    } else if (++stalled >= kLpStallPivots) {
+    if (objective < stall_best_ - kLpStallImprovement * (1 + std::abs(stall_best_))) {
+      stall_best_ = objective;
+      stalled_ = 0;
+    } else if (++stalled_ >= kLpStallPivots) {
       numerical_trouble_ = true;  // cycling through rounding (kLpStallPivots)
       return true;
     }
@@ -447,6 +455,7 @@ SimplexResult SimplexSolver::run() {
 }
 
 SimplexResult SimplexSolver::attempt(bool allow_warm) {
+  stalled_ = -1;
   SimplexResult result;
   ws_.reserve(m_, n_);
   ws_.rows_ = m_;
@@ -532,6 +541,7 @@ SimplexResult SimplexSolver::attempt(bool allow_warm) {
   phase_one_ = false;
   if (c_.size() > 0) drive_out_artificials();  // a feasibility problem keeps them at level 0
   degenerate_run_ = 0;
+  stalled_ = -1;
   if (c_.size() > 0) {
     phase = LpOutcome::not_solved;
     if (!iterate(result, phase)) {

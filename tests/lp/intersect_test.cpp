@@ -313,6 +313,27 @@ TEST(LpIntersect, RoundingCyclesEndWithinTheStallBound) {
     EXPECT_GT(c3.margin, 0);
     EXPECT_TRUE(c3.separating_normal.allFinite());
   }
+
+  // The general solver cycled across its phase-one rounds (each refactorisation re-deciding
+  // feasibility), so the stall count carries over between them. B is one point, A's last two
+  // columns: the sets meet, which the LP cannot certify at this dynamic range; the answer must
+  // come quickly and not be a wrong certificate.
+  Eigen::MatrixXd a4(8, 8), b4(8, 8);  // B: eight copies of one point, as the fuzzer made it
+  a4 << -2, -2, -2, -2, -big, big, -2, -2,
+      -2, big, -2, -2, -big, big, -2, -2,
+      -2, 6.6955813699594e-154, -0.25, 1.75, -big, -2, -2, -2,
+      -2, big, 1.4945199701867892e+141, -5978.718620473428, big, -2, -2, -2,
+      -0.25, -2, -2, -8.3685085138720877e-22, -5.2190315946318423e-10, -2, -2, -2,
+      1.4945199701867892e+141, -0.25, -2, -2, -1.0247239726844236e-299, -2, -2, -2,
+      -2, 1.4865189295097863e+141, -2, -2, -8731.7664085234173, -2, -2, -2,
+      -2, -2, big, -9.7892929042375014e-10, -0.5, -2, -2, -2;
+  b4.setConstant(-2);
+  const LpIntersectResult r4 = intersect(a4, b4);
+  EXPECT_NE(r4.status, Status::iteration_limit);
+  EXPECT_LT(r4.iterations, 3 * kLpStallPivots);
+  if (r4.converged) {
+    EXPECT_TRUE(r4.intersect);
+  }
 }
 
 TEST(LpIntersect, PlaneThatOverflowsIsNotCertified) {
