@@ -8,6 +8,7 @@
 // docs/reliability.md ("EPA on curved shapes") quotes its output. Build from the repository root:
 //   g++ -O2 -DNDEBUG -std=c++20 -Iinclude -Itests -isystem /usr/include/eigen3 bench/tools/epa_status_census.cpp \
 //     build/libproxima_shapes.a build/libproxima_core.a -lqhull_r -o /tmp/epa_status_census && /tmp/epa_status_census 300
+#include "oracles/brute_force.hpp"
 #include "support/random_shapes.hpp"
 #include "support/shape_builder.hpp"
 
@@ -20,19 +21,6 @@
 
 using namespace proxima;
 using namespace proxima::testgen;
-
-namespace {
-
-/// Depth of a sphere (centre c in the cylinder's frame, radius r) in a cylinder (radius R, half
-/// height h).
-double sphere_cylinder_depth(const Vec3& c, double r, double radius, double half_height) {
-  const double rho = std::hypot(c.x(), c.y());
-  const double z = std::abs(c.z());
-  if (rho <= radius && z <= half_height) return r + std::min(radius - rho, half_height - z);
-  return r - std::hypot(std::max(rho - radius, 0.0), std::max(z - half_height, 0.0));
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const int per = argc > 1 ? std::atoi(argv[1]) : 300;
@@ -74,7 +62,7 @@ int main(int argc, char** argv) {
         sum_iterations += r.iterations;
         if (kinds[ia] == ShapeKind::sphere && kinds[ib] == ShapeKind::cylinder) {
           const double exact =
-              sphere_cylinder_depth(pb.inverse().apply(pa.translation()), c.a.radius, c.b.radius, c.b.half_length);
+              oracles::sphere_cylinder_depth(pb.inverse().apply(pa.translation()), c.a.radius, c.b.radius, c.b.half_length);
           const double error = std::abs(r.depth - exact);
           worst = std::max(worst, error / exact);
           if (error > 1e-8) ++wrong;

@@ -6,7 +6,11 @@
 
 #include <proxima/lp/workspace.hpp>
 
+#include <proxima/core/tolerance.hpp>
+
 #include <Eigen/Core>
+
+#include <cmath>
 
 namespace proxima::lp::detail {
 
@@ -43,5 +47,30 @@ double min_dot(const PointsRef& points, const Eigen::VectorXd& normal);
 /// overflow. Returns false, leaving `v` unchanged, for a zero or non-finite v.
 bool normalise_direction(Eigen::VectorXd& v);
 double max_dot(const PointsRef& points, const Eigen::VectorXd& normal);
+
+/// The simplex solvers' guard against cycling through rounding (kLpStallPivots): fed the phase's
+/// objective at each new basis, it reports when kLpStallPivots of them in a row have not improved
+/// on the best one by more than kLpStallImprovement * (1 + |best|). The first value fed after
+/// construction or restart() is the reference.
+class StallCounter {
+ public:
+  void restart() { active_ = false; }
+  bool active() const { return active_; }
+  /// Records `objective`; true when the run has stalled.
+  bool stalled(double objective) {
+    if (!active_ || objective < best_ - kLpStallImprovement * (1 + std::abs(best_))) {
+      best_ = objective;
+      count_ = 0;
+      active_ = true;
+      return false;
+    }
+    return ++count_ >= kLpStallPivots;
+  }
+
+ private:
+  double best_ = 0;
+  int count_ = 0;
+  bool active_ = false;
+};
 
 }  // namespace proxima::lp::detail

@@ -4,6 +4,7 @@
 // sign_i e_i on coordinate row i). Rows 0..n-1 say A l = B m, row n sums l, row n+1 sums m.
 #include "lp/intersect_fast.hpp"
 
+#include "lp/common.hpp"
 #include "lp/dense_kernels.hpp"
 
 #include <algorithm>
@@ -552,9 +553,8 @@ FastResult FastSolver<Dim>::run() {
   int degenerate_run = 0;
   int since_refactor = 0;
   bool fresh_y = !warm;  // y computed from scratch since the last pivot (the crash computes it)
-  double best = std::numeric_limits<double>::infinity();
-  int stalled = 0;  // pivots since the artificial sum last improved on `best` (kLpStallPivots)
-  int measured = -1;  // the pivot count at the last measurement
+  StallCounter stall;  // kLpStallPivots: fed the artificial sum once per pivot
+  int measured = -1;   // the pivot count at the last feed
   for (;;) {
     const double sum = artificial_sum();
     if (sum <= opt_.infeasibility_tolerance) {
@@ -563,12 +563,7 @@ FastResult FastSolver<Dim>::run() {
     }
     if (result.iterations != measured) {
       measured = result.iterations;
-      if (sum < best - kLpStallImprovement * (1 + best)) {
-        best = sum;
-        stalled = 0;
-      } else if (++stalled >= kLpStallPivots) {
-        return result;  // cycling through rounding: failed, the general solver decides
-      }
+      if (stall.stalled(sum)) return result;  // cycling through rounding: failed, the general solver decides
     }
     if (result.iterations >= opt_.max_iterations) {
       result.outcome = FastOutcome::iteration_limit;

@@ -3,6 +3,8 @@
 // N..N+m-1 (artificial: sign_i e_i for row i) and N+m (the warm-start repair column -B 1).
 #include <proxima/lp/simplex_method.hpp>
 
+#include "lp/common.hpp"
+
 #include <proxima/core/error.hpp>
 
 #include <algorithm>
@@ -194,10 +196,8 @@ class SimplexSolver {
   bool numerical_trouble_ = false;
   bool reached_optimum_ = false;
   double pivot_tolerance_ = 0;  // the ratio test's (raised on the retry, see run())
-  /// kLpStallPivots' state for the current phase: the best objective and the pivots since it
-  /// improved; stalled_ < 0 starts a new count (a new attempt or phase).
-  double stall_best_ = 0;
-  int stalled_ = -1;
+  /// kLpStallPivots' count for the current phase (restarted by a new attempt or phase).
+  detail::StallCounter stall_;
 };
 
 bool SimplexSolver::refactor() {
@@ -387,10 +387,7 @@ bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
   bool bland = opt_.pricing == PricingRule::bland;
   // The stall count carries over between the calls of one phase (attempt() may call again after
   // a refactorisation re-decides feasibility): a cycle through those calls is still a cycle.
-  if (stalled_ < 0) {
-    stall_best_ = phase_objective();
-    stalled_ = 0;
-  }
+  if (!stall_.active()) (void)stall_.stalled(phase_objective());
   while (result.iterations < opt_.max_iterations) {
     if (phase_one_ && basic_artificial_sum() <= infeas_) {
       phase_outcome = LpOutcome::optimal;  // feasible: no need to reach the phase-one optimum
@@ -418,11 +415,7 @@ bool SimplexSolver::iterate(SimplexResult& result, LpOutcome& phase_outcome) {
     pivot(r, q);
     ++result.iterations;
     if (phase_one_) ++result.phase_one_iterations;
-    const double objective = phase_objective();
-    if (objective < stall_best_ - kLpStallImprovement * (1 + std::abs(stall_best_))) {
-      stall_best_ = objective;
-      stalled_ = 0;
-    } else if (++stalled_ >= kLpStallPivots) {
+    if (stall_.stalled(phase_objective())) {
       numerical_trouble_ = true;  // cycling through rounding (kLpStallPivots)
       return true;
     }
@@ -455,7 +448,7 @@ SimplexResult SimplexSolver::run() {
 }
 
 SimplexResult SimplexSolver::attempt(bool allow_warm) {
-  stalled_ = -1;
+  stall_.restart();
   SimplexResult result;
   ws_.reserve(m_, n_);
   ws_.rows_ = m_;
@@ -541,7 +534,7 @@ SimplexResult SimplexSolver::attempt(bool allow_warm) {
   phase_one_ = false;
   if (c_.size() > 0) drive_out_artificials();  // a feasibility problem keeps them at level 0
   degenerate_run_ = 0;
-  stalled_ = -1;
+  stall_.restart();
   if (c_.size() > 0) {
     phase = LpOutcome::not_solved;
     if (!iterate(result, phase)) {

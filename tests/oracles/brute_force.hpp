@@ -367,4 +367,48 @@ DistanceBounds sampled_distance_bounds(const ShapeA& a, const Pose& pose_a, cons
   return out;
 }
 
+// ------------------------------------------------------------------------------------------------
+// Searches over directions, closed forms of penetration
+// ------------------------------------------------------------------------------------------------
+
+/// Pattern search on the unit sphere for a smaller value of f (unit Vec3 -> double) starting at
+/// u: at each step size, the 8 directions at `angle` about the current point, moving to the
+/// first improvement, at most `max_sweeps` moves; then the angle is halved, `halvings` times.
+/// Returns the smallest value found and leaves its direction in u. A local search: from a kink of
+/// f (a cylinder's or cone's support function) it can stall above the minimum.
+template <class F>
+double sphere_pattern_search(F&& f, Vec3& u, double angle, int halvings, int max_sweeps) {
+  double value = f(u);
+  for (int h = 0; h < halvings; ++h, angle /= 2) {
+    for (int sweep = 0; sweep < max_sweeps; ++sweep) {
+      const Vec3 e1 = u.unitOrthogonal();
+      const Vec3 e2 = u.cross(e1);
+      bool improved = false;
+      for (int k = 0; k < 8 && !improved; ++k) {
+        const double phi = k * std::numbers::pi / 4;
+        const Vec3 trial =
+            (u * std::cos(angle) + (std::cos(phi) * e1 + std::sin(phi) * e2) * std::sin(angle)).normalized();
+        const double v = f(trial);
+        if (v < value) {
+          value = v;
+          u = trial;
+          improved = true;
+        }
+      }
+      if (!improved) break;
+    }
+  }
+  return value;
+}
+
+/// Penetration depth of a sphere (centre c in the cylinder's local frame, radius r) and a
+/// cylinder (radius `radius` along z, half height `half_height`): r minus the signed distance
+/// from c to the cylinder (negative inside: the nearer of the side and the caps).
+inline double sphere_cylinder_depth(const Vec3& c, double r, double radius, double half_height) {
+  const double rho = std::hypot(c.x(), c.y());
+  const double z = std::abs(c.z());
+  if (rho <= radius && z <= half_height) return r + std::min(radius - rho, half_height - z);
+  return r - std::hypot(std::max(rho - radius, 0.0), std::max(z - half_height, 0.0));
+}
+
 }  // namespace proxima::oracles

@@ -293,28 +293,9 @@ TEST(PropertySmoothShapes, PenetrationIsTheMinimalOverlap) {
     const double along_normal = best;
     for (int s = 0; s <= kStarts; ++s) {
       Vec3 u = s == 0 && p.normal.allFinite() ? Vec3(p.normal) : testgen::random_unit_vector(rng);
-      double value = overlap_along(oa, pa, ob, pb, u);
-      double angle = 0.25;
       constexpr int kHalvings = 40;
-      for (int h = 0; h < kHalvings; ++h) {
-        bool improved = true;
-        for (int sweep = 0; sweep < kHalvings && improved; ++sweep) {
-          improved = false;
-          const Vec3 e1 = u.unitOrthogonal();
-          const Vec3 e2 = u.cross(e1);
-          for (const Vec3& e : {e1, e2, Vec3(-e1), Vec3(-e2)}) {
-            const Vec3 trial = (u * std::cos(angle) + e * std::sin(angle)).normalized();
-            const double v = overlap_along(oa, pa, ob, pb, trial);
-            if (v < value) {
-              value = v;
-              u = trial;
-              improved = true;
-            }
-          }
-        }
-        angle /= 2;
-      }
-      best = std::min(best, value);
+      const auto overlap = [&](const Vec3& n) { return overlap_along(oa, pa, ob, pb, n); };
+      best = std::min(best, oracles::sphere_pattern_search(overlap, u, 0.25, kHalvings, kHalvings));
     }
     std::ostringstream what;
     what.precision(17);

@@ -27,6 +27,17 @@ struct EpaRun {
   Detail detail = Detail::none;
 };
 
+/// Barycentric weights of p, a point of the plane of triangle w, from the signed areas of the
+/// sub-triangles measured along `normal`; `area` receives the whole triangle's (doubled, along
+/// normal; not positive for a sliver or a triangle facing away).
+inline std::array<double, 3> plane_weights(const std::array<Vec3, 3>& w, const Vec3& normal, const Vec3& p,
+                                           double& area) {
+  area = normal.dot((w[1] - w[0]).cross(w[2] - w[0]));
+  std::array<double, 3> lambda{};
+  for (std::size_t i = 0; i < 3; ++i) lambda[i] = normal.dot((w[(i + 1) % 3] - p).cross(w[(i + 2) % 3] - p)) / area;
+  return lambda;
+}
+
 /// The answer at plane distance `distance` along `normal` with witnesses weighted by `lambda` on
 /// the corners of a face (negative or NaN weights clamped to 0, then normalised).
 inline EpaRun answer_from_weights(const std::array<SupportPoint, 3>& corners, std::array<double, 3> lambda,
@@ -51,12 +62,9 @@ inline EpaRun answer_from_weights(const std::array<SupportPoint, 3>& corners, st
 /// The answer from one face alone (corners, unit normal, plane distance): witnesses at the
 /// origin's projection onto its plane, by barycentric weights clamped to the triangle.
 inline EpaRun answer_from_triangle(const std::array<SupportPoint, 3>& corners, const Vec3& normal, double distance) {
-  const Vec3 p = normal * distance;
-  const double area = normal.dot((corners[1].w - corners[0].w).cross(corners[2].w - corners[0].w));
-  std::array<double, 3> lambda{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    lambda[i] = normal.dot((corners[(i + 1) % 3].w - p).cross(corners[(i + 2) % 3].w - p)) / area;
-  }
+  double area = 0;
+  const std::array<double, 3> lambda =
+      plane_weights({corners[0].w, corners[1].w, corners[2].w}, normal, normal * distance, area);
   return answer_from_weights(corners, lambda, normal, distance);
 }
 
@@ -75,11 +83,11 @@ EpaRun answer_from_face(const Hull& hull, int best, double plane_tolerance) {
     const EpaFace& face = hull.face(f);
     std::array<Vec3, 3> w;
     for (std::size_t i = 0; i < 3; ++i) w[i] = hull.vertex(face.vertex[i]).w;
-    const double area = top.normal.dot((w[1] - w[0]).cross(w[2] - w[0]));
+    double area = 0;
+    lambda = plane_weights(w, top.normal, p, area);
     int worst = 0;
-    for (std::size_t i = 0; i < 3; ++i) {
-      lambda[i] = top.normal.dot((w[(i + 1) % 3] - p).cross(w[(i + 2) % 3] - p)) / area;
-      if (lambda[i] < lambda[static_cast<std::size_t>(worst)]) worst = static_cast<int>(i);
+    for (int i = 1; i < 3; ++i) {
+      if (lambda[static_cast<std::size_t>(i)] < lambda[static_cast<std::size_t>(worst)]) worst = i;
     }
     if (!(area > 0) || lambda[static_cast<std::size_t>(worst)] >= 0) break;
     // p is beyond the edge opposite `worst`: step over it if the neighbour is coplanar.
