@@ -131,13 +131,37 @@ inline DistanceResult closed_form(const Capsule& a, const Pose& pa, const Capsul
 }
 
 inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Box& b, const Pose& pb) {
-  // The sphere's centre in the box frame, and the box point nearest it (clamping per axis).
-  const Vec3 c = pb.rotation().transpose() * (pa.translation() - pb.translation());
+  // The sphere's centre c in the box frame and the box point q nearest it (clamping per axis);
+  // the distance is taken in the box frame (|q - c|), so it does not wait for q's world image.
+  // No branch depends on where the centre lies: the answers of both cases are formed and one is
+  // selected (these pairs are as often apart as overlapping, so a branch would mispredict).
+  const Mat3& rot = pb.rotation();
+  const Vec3& ca = pa.translation();
+  const Vec3 c = rot.transpose() * (ca - pb.translation());
   const Vec3& h = b.half_extents();
   const Vec3 q = c.cwiseMax(-h).cwiseMin(h);
-  // Centre inside the box (q == c): the centre is a common point, rounded_answer sees core 0.
-  if (q == c) return rounded_answer(pa.translation(), a.radius(), pa.translation(), 0, h.maxCoeff());
-  return rounded_answer(pa.translation(), a.radius(), pb.apply(q), 0, h.maxCoeff());
+  const Vec3 gap_local = q - c;  // 0 when the centre is inside the box
+  const double core = gap_local.norm();
+  const double ra = a.radius();
+  const double scale = core + ra + h.maxCoeff();
+  if (!scale_in_range(scale)) return out_of_range_result<DistanceResult>();
+  DistanceResult r;
+  r.gap = 0;
+  r.iterations = 0;
+  r.status = Status::converged;
+  r.detail = Detail::none;
+  const Vec3 qb = pb.apply(q);  // the box point nearest the centre, world
+  const bool apart = core > ra;
+  // Apart: n = rot (q - c) / |q - c|. Touching or overlapping: the nearest box point is in both
+  // shapes (the centre itself when it is inside the box).
+  const double inv_core = apart ? 1 / core : 0.0;
+  const Vec3 n = rot * (gap_local * inv_core);
+  r.intersect = !apart;
+  r.distance = apart ? core - ra : 0.0;
+  r.normal = apart ? n : nan_vec3();
+  r.point_a = apart ? Vec3(ca + ra * n) : qb;
+  r.point_b = qb;
+  return r;
 }
 
 /// The answer for (B, A) turned into the answer for (A, B).
