@@ -270,6 +270,39 @@ struct EdgeLine {
   Vec3 unit;  // dir / length, as the properness bounds take it
 };
 
+// Runs of kChunk consecutive features of B (ids first .. first + kChunk - 1): a sphere holding
+// their feature spheres, and the largest growth (speed bound) among them. Cost only: a slab
+// skips a run whose sphere, grown by that growth over half the slab, misses A's bounding sphere,
+// as each of its features' own tests would (see the slab loop).
+struct FeatureChunk {
+  Vec3 center;
+  double radius, growth;
+};
+constexpr std::size_t kChunk = 32;
+
+void make_chunks(const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth,
+                 std::vector<FeatureChunk>& chunks) {
+  chunks.clear();
+  if (spheres.size() <= kChunk) {  // one run: the whole body's test already covers it
+    chunks.push_back({Vec3::Zero(), 0, -1});
+    return;
+  }
+  for (std::size_t first = 0; first < spheres.size(); first += kChunk) {
+    const std::size_t last = std::min(first + kChunk, spheres.size());
+    Vec3 lo = spheres[first].center, hi = lo;
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      lo = lo.cwiseMin(spheres[i].center);
+      hi = hi.cwiseMax(spheres[i].center);
+      g = std::max(g, growth[i]);
+    }
+    const Vec3 center = (lo + hi) / 2;
+    double radius = 0;
+    for (std::size_t i = first; i < last; ++i) radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+    chunks.push_back({center, radius, g});
+  }
+}
+
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
@@ -281,6 +314,7 @@ struct ExactWorkspace {
   std::vector<double> b_edge_length, a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
   std::vector<Vec3> b_mid;
+  std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
   std::vector<Vec3> a_vertex_dirs;
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
@@ -604,18 +638,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   a_faces.build(body_a.fs, &a_face_back);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
-  // per slab.
-  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, std::vector<double>& g) {
-    g.resize(spheres.size());
+  // per slab, and only for the faces and edges the facing flags keep (the slab loops skip the
+  // others before reading it; 0 for them).
+  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep, std::vector<double>& g) {
+    g.assign(spheres.size(), 0.0);
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-      g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
+      if (keep == nullptr || (*keep)[i]) g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
     }
   };
   std::vector<double> face_growth = std::move(work.face_growth), vertex_growth = std::move(work.vertex_growth),
                       edge_growth = std::move(work.edge_growth);
-  growth_of(body_b.fs, face_growth);
-  growth_of(body_b.vs, vertex_growth);
-  growth_of(body_b.es, edge_growth);
+  growth_of(body_b.fs, &b_face_fwd, face_growth);
+  growth_of(body_b.vs, nullptr, vertex_growth);
+  growth_of(body_b.es, &b_edge_ok, edge_growth);
   // Axis distances of B's edge starts (for the edge speed bound) and speeds of the vertices.
   // Per edge of B: speed bound of its points, speed of its start, |v x d| (constant).
   std::vector<double> edge_speed = std::move(work.edge_speed), edge_start_speed = std::move(work.edge_start_speed),
@@ -624,6 +659,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   edge_start_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_perp.resize(static_cast<std::size_t>(b.num_edges()));
   for (int e = 0; e < b.num_edges(); ++e) {
+    if (!b_edge_ok[e]) continue;  // never read (see growth_of)
     const mesh::Edge& ed = b.edge(e);
     const double r0 = screw.axis_distance(body_b.v[ed.v0]);
     const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
@@ -632,6 +668,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
+  std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
+                            edge_chunks = std::move(work.edge_chunks);
+  make_chunks(body_b.fs, face_growth, face_chunks);
+  make_chunks(body_b.vs, vertex_growth, vertex_chunks);
+  make_chunks(body_b.es, edge_growth, edge_chunks);
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
   std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
@@ -746,7 +787,22 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     b_mid.resize(body_b.v.size());
     for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-    for (int fb = 0; fb < b.num_faces(); ++fb) {
+    // Is a run of features possibly near A? When not, none of its features passes its own test
+    // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
+    // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
+    // |P(c) - a| >= |P(C) - a| - (R - r) > r_a + r + g half + pad when |P(C) - a| exceeds
+    // r_a + R + G half + pad; the margin (1e-9 of the lengths involved) covers the rounding.
+    const Vec3& a_center = body_a.whole.center;
+    auto chunk_near = [&](const FeatureChunk& ch) {
+      if (ch.growth < 0) return true;
+      const Vec3 c = mid_pose.apply(ch.center);
+      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
+      return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
+    };
+    auto chunk_end = [](std::size_t c, int n) { return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n))); };
+    for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
+    if (!chunk_near(face_chunks[ch])) continue;
+    for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
       if (!b_face_fwd[fb]) continue;
       const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
       const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
@@ -772,7 +828,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.vertex_face(va, fb, s0, s1);
       });
     }
-    for (int vb = 0; vb < b.num_vertices(); ++vb) {
+    }
+    for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
+    if (!chunk_near(vertex_chunks[ch])) continue;
+    for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
       const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
       const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
       if (!overlap(body_a.whole, center, radius, pad)) continue;
@@ -790,7 +849,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.face_vertex(fa, vb, s0, s1);
       });
     }
-    for (int eb = 0; eb < b.num_edges(); ++eb) {
+    }
+    for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
+    if (!chunk_near(edge_chunks[ch])) continue;
+    for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
       if (!b_edge_ok[eb]) continue;
       const Vec3 center = mid_pose.apply(body_b.es[eb].center);
       const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
@@ -838,6 +900,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         solver.edge_edge(ea, eb, s0, s1);
       });
     }
+    }
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
 
@@ -860,6 +923,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.edge_start_speed = std::move(edge_start_speed);
   work.edge_perp = std::move(edge_perp);
   work.a_edge_lines = std::move(a_edge_lines);
+  work.face_chunks = std::move(face_chunks);
+  work.vertex_chunks = std::move(vertex_chunks);
+  work.edge_chunks = std::move(edge_chunks);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
