@@ -268,6 +268,7 @@ struct EdgeLine {
   Vec3 start, dir;
   double length;
   Vec3 unit;  // dir / length, as the properness bounds take it
+  double inv_length2;  // 1 / |dir|^2
 };
 
 // Runs of kChunk consecutive features of B (ids first .. first + kChunk - 1): a sphere holding
@@ -682,7 +683,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
     const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
     const double length = 2 * body_a.es[e].radius;
-    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length};
+    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length, 1 / dir.squaredNorm()};
   }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
@@ -767,6 +768,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     return b_edge_frames[i];
   };
   const double threshold = options.properness_threshold;
+  // Rounding allowance of the edge-edge point test (see the slab loop): 1e-9 of the lengths that
+  // bound every coordinate and distance met there (B's features that pass their sphere tests lie
+  // within A's bounding sphere grown by B's diameter and sweep).
+  const double point_margin =
+      1e-9 * (body_a.whole.center.norm() + body_a.whole.radius + 2 * body_b.whole.radius + max_speed + scale);
   // Each of B's feature spheres is moved to the middle of slab [s0, s1] (one pose for the slab) and
   // grown by the distance any of its points can travel in half a slab, where its loop reaches it
   // (not for faces and edges that the facing flags skip).
@@ -860,6 +866,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const mesh::Edge& edge_b = b.edge(eb);
       const Vec3& qb = b_mid[edge_b.v0];
       const Vec3 db = b_mid[edge_b.v1] - qb;
+      // The segment-distance test below keeps a pair only when the segments come within
+      // edge_speed * half + 4 pad; then the middle of B's edge is within that plus half its length
+      // of A's segment. So pairs whose A segment is farther from that point (the distance to a
+      // point, cheaper than between segments, and far sharper than the spheres for long edges of
+      // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
+      // involved) covers the rounding of both distances.
+      const Vec3 mid_b = qb + db / 2;
+      const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
+      const double near_b2 = near_b * near_b;
       // B's unit edge direction at the slab middle, and its face normals there when a pair first
       // needs them, for the properness bound of the whole slab.
       const Vec3 ub_mid = detail::turned(b_edge_frame(eb), mid_turn);
@@ -879,6 +894,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
         const Vec3& pa = line_a.start;
         const Vec3& da = line_a.dir;
+        if (detail::point_segment_distance2(mid_b, pa, da, line_a.inv_length2) > near_b2) return;
         // A crossing that cannot be proper anywhere in the slab gives only collisions the
         // solver's push() drops (properness.hpp, edge_improper_near, at the slab middle with the
         // half width plus the time tolerance, as the solver tested it before). First: it stops

@@ -9,6 +9,7 @@
 #include <proxima/ccd/screw.hpp>
 #include <proxima/mesh/generators.hpp>
 
+#include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
 
 #include "support/ccd_motions.hpp"
@@ -143,6 +144,34 @@ TEST(ExactCullPrecomputed, EdgeEdgeBoundDecidesAsEdgeImproperNear) {
   EXPECT_GE(outcomes[0], 4000);
   EXPECT_GE(outcomes[1], 2000);
   EXPECT_GE(b_terms, 2000);  // B's turned normals were needed (A's terms alone did not decide)
+}
+
+// The edge-edge pre-test: segments within X have B's midpoint within X + |e| / 2 of A's segment, so
+// the point test with a small margin (the exact mode's: 1e-9 of the lengths) never drops a pair
+// the segment test keeps. Random segments at all scales of separation, and pairs at the edge.
+TEST(ExactCullPrecomputed, PointTestKeepsEveryPairTheSegmentTestKeeps) {
+  const std::uint64_t seed = 2614;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  int kept = 0, dropped = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const Vec3 p = 3 * random_unit(rng) * u01(rng), d = random_unit(rng) * (0.01 + 2 * u01(rng));
+    const Vec3 q = p + random_unit(rng) * (3 * u01(rng)), e = random_unit(rng) * (0.01 + 2 * u01(rng));
+    const double x = detail::segment_distance(p, d, q, e);
+    // The segment test's bound, from far below to just above the distance.
+    const double bound = k % 2 == 0 ? x * (1 + 1e-15) : 3 * u01(rng);
+    const double margin = 1e-9 * (p.norm() + q.norm() + d.norm() + e.norm());
+    const double near = bound + e.norm() / 2 + margin;
+    const bool point_keeps = detail::point_segment_distance2(q + e / 2, p, d, 1 / d.squaredNorm()) <= near * near;
+    if (x <= bound) {
+      ASSERT_TRUE(point_keeps) << "seed " << seed << " case " << k;
+      ++kept;
+    } else {
+      dropped += point_keeps ? 0 : 1;
+    }
+  }
+  EXPECT_GE(kept, 100000);
+  EXPECT_GE(dropped, 1000);  // the pre-test does drop pairs
 }
 
 }  // namespace
