@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
         double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (dt < best) best = dt;
       }
-      std::printf("%s best pass %.3f ms (%.1f us/query)\n", name.c_str(), best * 1e3, best * 1e6 / static_cast<double>(c.motions.size()));
+      std::printf("%s best pass %.3f ms (%.1f us/query)\n", name.c_str(), best * 1e3,
+                  best * 1e6 / static_cast<double>(c.motions.size()));
     }
   }
   return 0;

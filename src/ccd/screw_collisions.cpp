@@ -299,7 +299,9 @@ void make_chunks(const std::vector<FeatureSphere>& spheres, const std::vector<do
     }
     const Vec3 center = (lo + hi) / 2;
     double radius = 0;
-    for (std::size_t i = first; i < last; ++i) radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+    for (std::size_t i = first; i < last; ++i) {
+      radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+    }
     chunks.push_back({center, radius, g});
   }
 }
@@ -641,7 +643,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
   // per slab, and only for the faces and edges the facing flags keep (the slab loops skip the
   // others before reading it; 0 for them).
-  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep, std::vector<double>& g) {
+  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep,
+                       std::vector<double>& g) {
     g.assign(spheres.size(), 0.0);
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       if (keep == nullptr || (*keep)[i]) g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
@@ -704,8 +707,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // A vertex's edges are one stretch of the mesh's incidence list, so its directions one stretch
   // of ours.
   auto incidences = [](const Mesh& m) {
-    return static_cast<std::size_t>(m.vertex_edges(m.num_vertices() - 1).data() + m.vertex_edges(m.num_vertices() - 1).size() -
-                                    m.vertex_edges(0).data());
+    const std::span<const int> last = m.vertex_edges(m.num_vertices() - 1);
+    return static_cast<std::size_t>(last.data() + last.size() - m.vertex_edges(0).data());
   };
   a_vertex_dirs.resize(incidences(a));
   b_vertex_dirs.resize(incidences(b));
@@ -722,8 +725,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const std::size_t first = static_cast<std::size_t>(edges.data() - m.vertex_edges(0).data());
     for (std::size_t k = 0; k < edges.size(); ++k) {
       const mesh::Edge& ed = m.edge(edges[k]);
-      put(first + k, (body.v[static_cast<std::size_t>(ed.v0 == v ? ed.v1 : ed.v0)] - body.v[static_cast<std::size_t>(v)])
-                         .normalized());
+      const std::size_t other = static_cast<std::size_t>(ed.v0 == v ? ed.v1 : ed.v0);
+      put(first + k, (body.v[other] - body.v[static_cast<std::size_t>(v)]).normalized());
     }
     return std::pair(first, edges.size());
   };
@@ -805,117 +808,119 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
-    auto chunk_end = [](std::size_t c, int n) { return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n))); };
+    auto chunk_end = [](std::size_t c, int n) {
+      return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
+    };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-    if (!chunk_near(face_chunks[ch])) continue;
-    for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
-      if (!b_face_fwd[fb]) continue;
-      const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
-      const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      // B's face plane at the slab middle.
-      const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
-      const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
-      a_vertices.for_overlapping(center, radius, pad, [&](int va) {
-        const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
-        const double reach = a_vertex_speed[va] * half;
-        if (std::abs(f_mid) > reach + pad) return;
-        // A pair that stays improper all step only ever gives collisions the solver's push()
-        // drops (properness.hpp, improper_all_step): most pairs of bodies that pass through each
-        // other stop here (slab-independent, but cheaper than the inside-face test below).
-        if (detail::improper_all_step_vf(a_dirs(va), b_face_frame(fb),
-                                         screw.angle, cos_theta, sin_theta, threshold)) {
-          return;
-        }
-        // The solver's own coarse inside-face test, on the whole slab: at a reported root the
-        // vertex is within pad of the face, and it is within reach of its slab-middle place.
-        if (!inside_face(body_b, fb, mid_pose.apply_inverse(body_a.v[va]), pad + reach, true)) return;
-        ++result.candidate_pairs;
-        solver.vertex_face(va, fb, s0, s1);
-      });
-    }
+      if (!chunk_near(face_chunks[ch])) continue;
+      for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
+        if (!b_face_fwd[fb]) continue;
+        const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
+        const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        // B's face plane at the slab middle.
+        const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
+        const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
+        a_vertices.for_overlapping(center, radius, pad, [&](int va) {
+          const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
+          const double reach = a_vertex_speed[va] * half;
+          if (std::abs(f_mid) > reach + pad) return;
+          // A pair that stays improper all step only ever gives collisions the solver's push()
+          // drops (properness.hpp, improper_all_step): most pairs of bodies that pass through each
+          // other stop here (slab-independent, but cheaper than the inside-face test below).
+          if (detail::improper_all_step_vf(a_dirs(va), b_face_frame(fb),
+                                           screw.angle, cos_theta, sin_theta, threshold)) {
+            return;
+          }
+          // The solver's own coarse inside-face test, on the whole slab: at a reported root the
+          // vertex is within pad of the face, and it is within reach of its slab-middle place.
+          if (!inside_face(body_b, fb, mid_pose.apply_inverse(body_a.v[va]), pad + reach, true)) return;
+          ++result.candidate_pairs;
+          solver.vertex_face(va, fb, s0, s1);
+        });
+      }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-    if (!chunk_near(vertex_chunks[ch])) continue;
-    for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
-      const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
-      const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      a_faces.for_overlapping(center, radius, pad, [&](int fa) {
-        const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
-        const double reach = vertex_growth[vb] * half;
-        if (std::abs(f_mid) > reach + pad) return;
-        // B's vertex edges turn with the step (see the vertex-face loop).
-        if (detail::improper_all_step_fv(b_dirs(vb), body_a.n[fa], screw.angle,
-                                         cos_theta, sin_theta, threshold)) {
-          return;
-        }
-        if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
-        ++result.candidate_pairs;
-        solver.face_vertex(fa, vb, s0, s1);
-      });
-    }
+      if (!chunk_near(vertex_chunks[ch])) continue;
+      for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
+        const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
+        const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        a_faces.for_overlapping(center, radius, pad, [&](int fa) {
+          const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
+          const double reach = vertex_growth[vb] * half;
+          if (std::abs(f_mid) > reach + pad) return;
+          // B's vertex edges turn with the step (see the vertex-face loop).
+          if (detail::improper_all_step_fv(b_dirs(vb), body_a.n[fa], screw.angle,
+                                           cos_theta, sin_theta, threshold)) {
+            return;
+          }
+          if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
+          ++result.candidate_pairs;
+          solver.face_vertex(fa, vb, s0, s1);
+        });
+      }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-    if (!chunk_near(edge_chunks[ch])) continue;
-    for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
-      if (!b_edge_ok[eb]) continue;
-      const Vec3 center = mid_pose.apply(body_b.es[eb].center);
-      const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      const mesh::Edge& edge_b = b.edge(eb);
-      const Vec3& qb = b_mid[edge_b.v0];
-      const Vec3 db = b_mid[edge_b.v1] - qb;
-      // The segment-distance test below keeps a pair only when the segments come within
-      // edge_speed * half + 4 pad; then the middle of B's edge is within that plus half its length
-      // of A's segment. So pairs whose A segment is farther from that point (the distance to a
-      // point, cheaper than between segments, and far sharper than the spheres for long edges of
-      // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
-      // involved) covers the rounding of both distances.
-      const Vec3 mid_b = qb + db / 2;
-      const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
-      const double near_b2 = near_b * near_b;
-      // B's unit edge direction at the slab middle, and its face normals there when a pair first
-      // needs them, for the properness bound of the whole slab.
-      const Vec3 ub_mid = detail::turned(b_edge_frame(eb), mid_turn);
-      std::array<Vec3, 2> normals_mid;
-      bool normals_ready = false;
-      auto normal_mid = [&](int side) -> const Vec3& {
-        if (!normals_ready) {
-          normals_mid[0] = detail::turned(b_face_frame(edge_b.face_left), mid_turn);
-          if (edge_b.face_right >= 0) normals_mid[1] = detail::turned(b_face_frame(edge_b.face_right), mid_turn);
-          normals_ready = true;
-        }
-        return normals_mid[static_cast<std::size_t>(side)];
-      };
-      a_edges.for_overlapping(center, radius, pad, [&](int ea) {
-        // A reported EE contact has its segments within ~2 feature tolerances at the root, and
-        // B's edge moves at most edge_speed * half from the slab middle.
-        const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
-        const Vec3& pa = line_a.start;
-        const Vec3& da = line_a.dir;
-        if (detail::point_segment_distance2(mid_b, pa, da, line_a.inv_length2) > near_b2) return;
-        // A crossing that cannot be proper anywhere in the slab gives only collisions the
-        // solver's push() drops (properness.hpp, edge_improper_near, at the slab middle with the
-        // half width plus the time tolerance, as the solver tested it before). First: it stops
-        // most pairs of bodies that pass through each other (95-98% of those reaching it on the
-        // tori), so it costs less in front of the triple product than behind it.
-        if (detail::edge_improper_near_turned(a.edge(ea), edge_b, body_a.n, line_a.unit, ub_mid, normal_mid,
-                                              screw.angle, half + options.time_tolerance, threshold)) {
-          return;
-        }
-        // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
-        // (edge lengths are invariant, so the precomputed ones serve).
-        const double la = line_a.length, lb = b_edge_length[eb];
-        const Vec3 w = qb - pa;
-        const double reach = w.norm() + edge_start_speed[eb] * half;
-        const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
-        if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
-        if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
-        ++result.candidate_pairs;
-        solver.edge_edge(ea, eb, s0, s1);
-      });
-    }
+      if (!chunk_near(edge_chunks[ch])) continue;
+      for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
+        if (!b_edge_ok[eb]) continue;
+        const Vec3 center = mid_pose.apply(body_b.es[eb].center);
+        const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        const mesh::Edge& edge_b = b.edge(eb);
+        const Vec3& qb = b_mid[edge_b.v0];
+        const Vec3 db = b_mid[edge_b.v1] - qb;
+        // The segment-distance test below keeps a pair only when the segments come within
+        // edge_speed * half + 4 pad; then the middle of B's edge is within that plus half its length
+        // of A's segment. So pairs whose A segment is farther from that point (the distance to a
+        // point, cheaper than between segments, and far sharper than the spheres for long edges of
+        // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
+        // involved) covers the rounding of both distances.
+        const Vec3 mid_b = qb + db / 2;
+        const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
+        const double near_b2 = near_b * near_b;
+        // B's unit edge direction at the slab middle, and its face normals there when a pair first
+        // needs them, for the properness bound of the whole slab.
+        const Vec3 ub_mid = detail::turned(b_edge_frame(eb), mid_turn);
+        std::array<Vec3, 2> normals_mid;
+        bool normals_ready = false;
+        auto normal_mid = [&](int side) -> const Vec3& {
+          if (!normals_ready) {
+            normals_mid[0] = detail::turned(b_face_frame(edge_b.face_left), mid_turn);
+            if (edge_b.face_right >= 0) normals_mid[1] = detail::turned(b_face_frame(edge_b.face_right), mid_turn);
+            normals_ready = true;
+          }
+          return normals_mid[static_cast<std::size_t>(side)];
+        };
+        a_edges.for_overlapping(center, radius, pad, [&](int ea) {
+          // A reported EE contact has its segments within ~2 feature tolerances at the root, and
+          // B's edge moves at most edge_speed * half from the slab middle.
+          const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
+          const Vec3& pa = line_a.start;
+          const Vec3& da = line_a.dir;
+          if (detail::point_segment_distance2(mid_b, pa, da, line_a.inv_length2) > near_b2) return;
+          // A crossing that cannot be proper anywhere in the slab gives only collisions the
+          // solver's push() drops (properness.hpp, edge_improper_near, at the slab middle with the
+          // half width plus the time tolerance, as the solver tested it before). First: it stops
+          // most pairs of bodies that pass through each other (95-98% of those reaching it on the
+          // tori), so it costs less in front of the triple product than behind it.
+          if (detail::edge_improper_near_turned(a.edge(ea), edge_b, body_a.n, line_a.unit, ub_mid, normal_mid,
+                                                screw.angle, half + options.time_tolerance, threshold)) {
+            return;
+          }
+          // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
+          // (edge lengths are invariant, so the precomputed ones serve).
+          const double la = line_a.length, lb = b_edge_length[eb];
+          const Vec3 w = qb - pa;
+          const double reach = w.norm() + edge_start_speed[eb] * half;
+          const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
+          if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
+          if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
+          ++result.candidate_pairs;
+          solver.edge_edge(ea, eb, s0, s1);
+        });
+      }
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }

@@ -72,7 +72,8 @@ TEST(ExactCullPrecomputed, VertexFaceBoundsDecideAsImproperAllStep) {
   const std::uint64_t seed = 2612;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u01(0, 1);
-  const Mesh meshes[] = {mesh::make_torus(1, 0.3), mesh::make_car(), mesh::make_l_prism(), mesh::make_box(Vec3(1, 2, 3))};
+  const Mesh meshes[] = {mesh::make_torus(1, 0.3), mesh::make_car(), mesh::make_l_prism(),
+                         mesh::make_box(Vec3(1, 2, 3))};
   std::array<int, 2> outcomes{};
   for (int k = 0; k < 20000; ++k) {
     const Mesh& m = meshes[k % 4];
