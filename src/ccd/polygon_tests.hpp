@@ -72,6 +72,14 @@ inline bool inside_polygon_parity_first(const std::vector<Vec3>& points, std::sp
   return false;
 }
 
+/// Squared distance from m to the segment p + [0,1] d, given inv_d2 = 1 / |d|^2 (the exact mode's
+/// edge-edge pre-test; rounded like any distance: callers allow a margin).
+inline double point_segment_distance2(const Vec3& m, const Vec3& p, const Vec3& d, double inv_d2) {
+  const Vec3 u = m - p;
+  const double t = std::clamp(u.dot(d) * inv_d2, 0.0, 1.0);
+  return (u - t * d).squaredNorm();
+}
+
 /// Distance between segments p + [0,1] d and q + [0,1] e (closest points clamped to both).
 inline double segment_distance(const Vec3& p, const Vec3& d, const Vec3& q, const Vec3& e) {
   const Vec3 r = p - q;

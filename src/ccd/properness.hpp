@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,19 @@ double edge_properness(const mesh::Edge& ea, const mesh::Edge& eb, const std::ve
 /// is below the threshold by more than this. Unitless (properness values are dot products of unit
 /// vectors).
 constexpr double kPropernessMargin = 1e-9;
+
+/// A direction a with axis x a and axis x (axis x a) (axis: the unit screw axis): what
+/// max_turned_dot computes from a before it reads b, and what turning a by the screw takes, made
+/// once for a direction met by many tests (the exact mode's face normals, edges and vertex edges
+/// of B).
+struct TurnFrame {
+  Vec3 a, va, vva;
+};
+
+inline TurnFrame turn_frame(const Vec3& axis, const Vec3& a) {
+  const Vec3 va = axis.cross(a);
+  return {a, va, Vec3(axis.cross(va))};
+}
 
 /// max over phi in [0, theta] of (R(phi) a) . b, R(phi) the rotation by phi about the unit `axis`
 /// (theta in [0, pi), cos_theta and sin_theta its cosine and sine). (R(phi) a) . b = a . b + Q + P sin phi - Q cos phi
@@ -130,6 +144,41 @@ inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const
   return std::max(low, -high) + drift < threshold;
 }
 
+/// A direction d of B carried to the time whose {sin(s theta), 1 - cos(s theta)} is `turned`, from
+/// its turn_frame: d + sin v x d + (1 - cos) v x (v x d), as edge_improper_near turns it.
+inline Vec3 turned(const TurnFrame& f, std::pair<double, double> turned) {
+  return Vec3(f.a + turned.first * f.va + turned.second * f.vva);
+}
+
+/// edge_improper_near with B's unit edge direction already turned to the time (`ub`, by `turned`
+/// above) and B's face normals turned by turned_normal_b(0) (left face) and turned_normal_b(1)
+/// (right face), asked only when A's terms do not decide: the same operations in the same order,
+/// so the same answer (the exact mode turns B's edge once per slab and edge, not per pair).
+template <class TurnedNormal>
+inline bool edge_improper_near_turned(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
+                                      const Vec3& ua, const Vec3& ub, const TurnedNormal& turned_normal_b,
+                                      double theta, double width, double threshold) {
+  const Vec3 cr = ua.cross(ub);
+  const double length = cr.norm();
+  const double sine = length - theta * width;
+  if (!(sine > 0)) return false;
+  const Vec3 n = cr / length;
+  const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+  const Vec3 na = n.cross(ua);
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  auto take = [&](double term) {
+    low = std::min(low, term);
+    high = std::max(high, term);
+  };
+  take(na.dot(normals_a[ea.face_left]));
+  if (ea.face_right >= 0) take(-na.dot(normals_a[ea.face_right]));
+  if (std::max(low, -high) + drift < threshold) return true;
+  const Vec3 nb = n.cross(ub);
+  take(-nb.dot(turned_normal_b(0)));
+  if (eb.face_right >= 0) take(nb.dot(turned_normal_b(1)));
+  return std::max(low, -high) + drift < threshold;
+}
+
 /// {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
 /// computes them (callers that test many pairs at one time s compute it once).
 inline std::pair<double, double> turn_at(double s, double theta) {
@@ -159,6 +208,37 @@ inline bool improper_all_step(const mesh::Mesh& m, const std::vector<Vec3>& posi
     const double best = edges_turn ? max_turned_dot(axis, theta, cos_theta, sin_theta, dir, n)
                                    : max_turned_dot(axis, theta, cos_theta, sin_theta, n, dir);
     if (best < threshold - kPropernessMargin) return true;
+  }
+  return false;
+}
+
+/// max_turned_dot(axis, theta, cos_theta, sin_theta, f.a, b) for f = turn_frame(axis, a): the same
+/// operations on the same numbers, so the same value (tests/ccd/exact_cull_test.cpp compares them).
+inline double max_turned_dot(const TurnFrame& f, double theta, double cos_theta, double sin_theta, const Vec3& b) {
+  const double ab = f.a.dot(b);
+  if (theta == 0) return ab;
+  const double p = f.va.dot(b), q = f.vva.dot(b);
+  const double m = std::sqrt(p * p + q * q);
+  if (p >= 0 && -q >= m * cos_theta) return ab + q + m;
+  return std::max(ab, ab + q + p * sin_theta - q * cos_theta);
+}
+
+/// improper_all_step for a vertex whose unit edge directions (away from it, in vertex_edges order,
+/// as improper_all_step normalises them) are given: VF (the face normal turns) with the normal's
+/// frame `face` and A's fixed directions `dirs`.
+inline bool improper_all_step_vf(std::span<const Vec3> dirs, const TurnFrame& face, double theta, double cos_theta,
+                                 double sin_theta, double threshold) {
+  for (const Vec3& dir : dirs) {
+    if (max_turned_dot(face, theta, cos_theta, sin_theta, dir) < threshold - kPropernessMargin) return true;
+  }
+  return false;
+}
+
+/// The same for FV (the vertex's edges turn): B's edge directions as frames, A's fixed normal n.
+inline bool improper_all_step_fv(std::span<const TurnFrame> dirs, const Vec3& n, double theta, double cos_theta,
+                                 double sin_theta, double threshold) {
+  for (const TurnFrame& dir : dirs) {
+    if (max_turned_dot(dir, theta, cos_theta, sin_theta, n) < threshold - kPropernessMargin) return true;
   }
   return false;
 }

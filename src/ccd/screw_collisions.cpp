@@ -13,6 +13,11 @@
 #include "ccd/scale_range.hpp"
 #include "ccd/triple_product.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define PROXIMA_CCD_SSE2 1
+#endif
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -125,7 +130,7 @@ class SphereGrid {
     max_radius_ = 0;
     start_.clear();
     ids_.clear();
-    sorted_.clear();
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->clear();
     lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
     hi_ = -lo_;
     for (const FeatureSphere& sp : spheres) {
@@ -164,8 +169,15 @@ class SphereGrid {
     for (std::size_t i = 0; i < spheres.size(); ++i) {
       if (keep == nullptr || (*keep)[i]) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
     }
-    sorted_.resize(listed);
-    for (std::size_t q = 0; q < ids_.size(); ++q) sorted_[q] = spheres[static_cast<std::size_t>(ids_[q])];
+    // One more (zero) entry than listed: the tests read spheres two at a time (see test_run).
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->assign(listed + 1, 0.0);
+    for (std::size_t q = 0; q < ids_.size(); ++q) {
+      const FeatureSphere& sp = spheres[static_cast<std::size_t>(ids_[q])];
+      x_[q] = sp.center.x();
+      y_[q] = sp.center.y();
+      z_[q] = sp.center.z();
+      r_[q] = sp.radius;
+    }
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
@@ -183,9 +195,7 @@ class SphereGrid {
     // Small grids (or boxes over most of one): every sphere, in order, is cheaper than the walk.
     const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
     if (static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows) {
-      for (std::size_t q = 0; q < sorted_.size(); ++q) {
-        if (overlap(sorted_[q], c, r, pad)) fn(ids_[q]);
-      }
+      test_run(0, static_cast<int>(ids_.size()), c, r, pad, fn);
       return;
     }
     // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
@@ -195,14 +205,41 @@ class SphereGrid {
       for (int j = first[1]; j <= last[1]; ++j) {
         const int row = flat(i, j, 0);
         const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
-        for (int q = start_[static_cast<std::size_t>(row + first[2])]; q < q1; ++q) {
-          if (overlap(sorted_[static_cast<std::size_t>(q)], c, r, pad)) fn(ids_[static_cast<std::size_t>(q)]);
-        }
+        test_run(start_[static_cast<std::size_t>(row + first[2])], q1, c, r, pad, fn);
       }
     }
   }
 
  private:
+  // fn(id) for the spheres q0 <= q < q1 of the list that overlap the ball (c, r) enlarged by pad,
+  // in order: overlap() written out on the grid's coordinate lists, two spheres at a time with
+  // SSE2 (the same operations in the same order on each lane, so the same decisions:
+  // (a.radius + r) + pad squared against ((dx^2 + dy^2) + dz^2), dx = a.x - c.x).
+  template <class Fn>
+  [[gnu::always_inline]] void test_run(int q0, int q1, const Vec3& c, double r, double pad, const Fn& fn) const {
+#ifdef PROXIMA_CCD_SSE2
+    const __m128d cx = _mm_set1_pd(c.x()), cy = _mm_set1_pd(c.y()), cz = _mm_set1_pd(c.z());
+    const __m128d rb = _mm_set1_pd(r), pb = _mm_set1_pd(pad);
+    for (int q = q0; q < q1; q += 2) {
+      const std::size_t i = static_cast<std::size_t>(q);
+      const __m128d dx = _mm_sub_pd(_mm_loadu_pd(x_.data() + i), cx);
+      const __m128d dy = _mm_sub_pd(_mm_loadu_pd(y_.data() + i), cy);
+      const __m128d dz = _mm_sub_pd(_mm_loadu_pd(z_.data() + i), cz);
+      const __m128d d2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)), _mm_mul_pd(dz, dz));
+      const __m128d rr = _mm_add_pd(_mm_add_pd(_mm_loadu_pd(r_.data() + i), rb), pb);
+      int hits = _mm_movemask_pd(_mm_cmple_pd(d2, _mm_mul_pd(rr, rr)));
+      if (q + 1 == q1) hits &= 1;  // the second lane is past the run (the list's extra entry at the end)
+      if (hits & 1) fn(ids_[i]);
+      if (hits & 2) fn(ids_[i + 1]);
+    }
+#else
+    for (int q = q0; q < q1; ++q) {
+      const std::size_t i = static_cast<std::size_t>(q);
+      if (overlap({Vec3(x_[i], y_[i], z_[i]), r_[i]}, c, r, pad)) fn(ids_[i]);
+    }
+#endif
+  }
+
   // clamp(floor(t), 0, dims - 1) for the cell coordinate t, without the call to floor: below 0 and
   // from dims - 1 on the clamp decides, and in between truncation is the floor. Clamped as a double
   // (min and max, no branches: query boxes fall on either side of the grid's ends unpredictably)
@@ -220,7 +257,7 @@ class SphereGrid {
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<FeatureSphere> sorted_;      // per entry of ids_, its sphere
+  std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
   double max_radius_ = 0;
   std::vector<int> cell_of_, fill_;  // scratch of build()
 };
@@ -230,7 +267,44 @@ class SphereGrid {
 struct EdgeLine {
   Vec3 start, dir;
   double length;
+  Vec3 unit;  // dir / length, as the properness bounds take it
+  double inv_length2;  // 1 / |dir|^2
 };
+
+// Runs of kChunk consecutive features of B (ids first .. first + kChunk - 1): a sphere holding
+// their feature spheres, and the largest growth (speed bound) among them. Cost only: a slab
+// skips a run whose sphere, grown by that growth over half the slab, misses A's bounding sphere,
+// as each of its features' own tests would (see the slab loop).
+struct FeatureChunk {
+  Vec3 center;
+  double radius, growth;
+};
+constexpr std::size_t kChunk = 32;
+
+void make_chunks(const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth,
+                 std::vector<FeatureChunk>& chunks) {
+  chunks.clear();
+  if (spheres.size() <= kChunk) {  // one run: the whole body's test already covers it
+    chunks.push_back({Vec3::Zero(), 0, -1});
+    return;
+  }
+  for (std::size_t first = 0; first < spheres.size(); first += kChunk) {
+    const std::size_t last = std::min(first + kChunk, spheres.size());
+    Vec3 lo = spheres[first].center, hi = lo;
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      lo = lo.cwiseMin(spheres[i].center);
+      hi = hi.cwiseMax(spheres[i].center);
+      g = std::max(g, growth[i]);
+    }
+    const Vec3 center = (lo + hi) / 2;
+    double radius = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+    }
+    chunks.push_back({center, radius, g});
+  }
+}
 
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
@@ -243,6 +317,10 @@ struct ExactWorkspace {
   std::vector<double> b_edge_length, a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
   std::vector<Vec3> b_mid;
+  std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
+  std::vector<Vec3> a_vertex_dirs;
+  std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
+  std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -273,16 +351,11 @@ class Solver {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
   }
 
-  // VF: vertex va of A against face fb of B, over (s0, s1].
+  // VF: vertex va of A against face fb of B, over (s0, s1]. The caller has checked that the pair
+  // does not stay improper all step (properness.hpp, improper_all_step_vf).
   void vertex_face(int va, int fb, double s0, double s1) {
     const Vec3& p = a_.v[va];
     const Vec3& nf = b_.n[fb];
-    // B's face normal turns with the step; a pair that stays improper all step only ever gives
-    // collisions push() drops (properness.hpp, improper_all_step).
-    if (detail::improper_all_step(*a_.mesh, a_.v, va, nf, false, screw_.axis, screw_.angle, cos_theta_, sin_theta_,
-                                  opt_.properness_threshold)) {
-      return;
-    }
     const double df = b_.d[fb];
     const double l1 = inverse_.speed(inverse_.axis_distance(p));  // how fast the point moves
     const detail::PlaneDistance plane(inverse_, p, nf, df);
@@ -312,15 +385,10 @@ class Solver {
     });
   }
 
-  // FV: face fa of A against vertex vb of B.
+  // FV: face fa of A against vertex vb of B (the caller has checked improper_all_step_fv).
   void face_vertex(int fa, int vb, double s0, double s1) {
     const Vec3& x = b_.v[vb];
     const Vec3& nf = a_.n[fa];
-    // B's vertex edges turn with the step (see vertex_face).
-    if (detail::improper_all_step(*b_.mesh, b_.v, vb, nf, true, screw_.axis, screw_.angle, cos_theta_, sin_theta_,
-                                  opt_.properness_threshold)) {
-      return;
-    }
     const double df = a_.d[fa];
     const double l1 = screw_.speed(screw_.axis_distance(x));  // how fast the point moves
     const detail::PlaneDistance plane(screw_, x, nf, df);
@@ -349,9 +417,9 @@ class Solver {
     });
   }
 
-  // EE: edge ea of A against edge eb of B. mid_turn: detail::turn_at((s0 + s1) / 2, screw angle),
-  // the same for every pair of the slab, so computed once per slab.
-  void edge_edge(int ea, int eb, double s0, double s1, std::pair<double, double> mid_turn) {
+  // EE: edge ea of A against edge eb of B over [s0, s1]. The caller has checked the properness
+  // bound on the whole slab (edge_improper_near_turned at its middle).
+  void edge_edge(int ea, int eb, double s0, double s1) {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
     const mesh::Edge& edge_b = b_.mesh->edge(eb);
     const Vec3& pa = a_.v[edge_a.v0];
@@ -359,9 +427,8 @@ class Solver {
     const Vec3& qb = b_.v[edge_b.v0];
     const Vec3 db = b_.v[edge_b.v1] - qb;
     // A crossing that cannot be proper anywhere in a span gives only collisions push() drops
-    // (properness.hpp, edge_improper_near): checked on the whole slab first (most pairs of bodies
-    // that pass through each other stop here, before the triple product is set up), then on each
-    // root bracket.
+    // (properness.hpp, edge_improper_near): checked on the whole slab by the caller (most pairs of
+    // bodies that pass through each other stop there), then here on each root bracket.
     const double theta = screw_.angle;
     const double la = da.norm(), lb = db.norm();  // as EdgeTripleProduct computes them
     const Vec3 ua = da / la, ub0 = db / lb;
@@ -370,7 +437,6 @@ class Solver {
       return detail::edge_improper_near(edge_a, edge_b, a_.n, b_.n, ua, ub0, screw_.axis, theta, when,
                                         width + opt_.time_tolerance, opt_.properness_threshold);
     };
-    if (improper(mid_turn, (s1 - s0) / 2)) return;
     const detail::EdgeTripleProduct triple(screw_, pa, da, qb, db);
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
     const double r0 = triple.r0;
@@ -442,7 +508,6 @@ class Solver {
   const Body& b_;
   const Screw screw_;
   const Screw inverse_;
-  const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
   const ScrewOptions& opt_;
   const double scale_;
   detail::RootLimits limits_{};
@@ -576,18 +641,20 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   a_faces.build(body_a.fs, &a_face_back);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
-  // per slab.
-  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, std::vector<double>& g) {
-    g.resize(spheres.size());
+  // per slab, and only for the faces and edges the facing flags keep (the slab loops skip the
+  // others before reading it; 0 for them).
+  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep,
+                       std::vector<double>& g) {
+    g.assign(spheres.size(), 0.0);
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-      g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
+      if (keep == nullptr || (*keep)[i]) g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
     }
   };
   std::vector<double> face_growth = std::move(work.face_growth), vertex_growth = std::move(work.vertex_growth),
                       edge_growth = std::move(work.edge_growth);
-  growth_of(body_b.fs, face_growth);
-  growth_of(body_b.vs, vertex_growth);
-  growth_of(body_b.es, edge_growth);
+  growth_of(body_b.fs, &b_face_fwd, face_growth);
+  growth_of(body_b.vs, nullptr, vertex_growth);
+  growth_of(body_b.es, &b_edge_ok, edge_growth);
   // Axis distances of B's edge starts (for the edge speed bound) and speeds of the vertices.
   // Per edge of B: speed bound of its points, speed of its start, |v x d| (constant).
   std::vector<double> edge_speed = std::move(work.edge_speed), edge_start_speed = std::move(work.edge_start_speed),
@@ -596,6 +663,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   edge_start_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_perp.resize(static_cast<std::size_t>(b.num_edges()));
   for (int e = 0; e < b.num_edges(); ++e) {
+    if (!b_edge_ok[e]) continue;  // never read (see growth_of)
     const mesh::Edge& ed = b.edge(e);
     const double r0 = screw.axis_distance(body_b.v[ed.v0]);
     const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
@@ -604,6 +672,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
     edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
   }
+  std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
+                            edge_chunks = std::move(work.edge_chunks);
+  make_chunks(body_b.fs, face_growth, face_chunks);
+  make_chunks(body_b.vs, vertex_growth, vertex_chunks);
+  make_chunks(body_b.es, edge_growth, edge_chunks);
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
   std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
@@ -612,13 +685,97 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
     const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
-    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, 2 * body_a.es[e].radius};
+    const double length = 2 * body_a.es[e].radius;
+    a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length, 1 / dir.squaredNorm()};
   }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
   for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
   std::vector<Vec3> b_mid = std::move(work.b_mid);
+  // The properness bounds' directions (properness.hpp), each made on its first use in the query
+  // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
+  // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
+  // and unit edge directions as turn frames (improper_all_step_vf, edge_improper_near_turned).
+  const double cos_theta = std::cos(screw.angle), sin_theta = std::sin(screw.angle);
+  std::vector<Vec3> a_vertex_dirs = std::move(work.a_vertex_dirs);
+  std::vector<detail::TurnFrame> b_vertex_dirs = std::move(work.b_vertex_dirs),
+                                 b_face_frames = std::move(work.b_face_frames),
+                                 b_edge_frames = std::move(work.b_edge_frames);
+  std::vector<char> a_vertex_ready = std::move(work.a_vertex_ready), b_vertex_ready = std::move(work.b_vertex_ready),
+                    b_face_ready = std::move(work.b_face_ready), b_edge_ready = std::move(work.b_edge_ready);
+  // A vertex's edges are one stretch of the mesh's incidence list, so its directions one stretch
+  // of ours.
+  auto incidences = [](const Mesh& m) {
+    const std::span<const int> last = m.vertex_edges(m.num_vertices() - 1);
+    return static_cast<std::size_t>(last.data() + last.size() - m.vertex_edges(0).data());
+  };
+  a_vertex_dirs.resize(incidences(a));
+  b_vertex_dirs.resize(incidences(b));
+  b_face_frames.resize(static_cast<std::size_t>(b.num_faces()));
+  b_edge_frames.resize(static_cast<std::size_t>(b.num_edges()));
+  a_vertex_ready.assign(static_cast<std::size_t>(a.num_vertices()), 0);
+  b_vertex_ready.assign(static_cast<std::size_t>(b.num_vertices()), 0);
+  b_face_ready.assign(static_cast<std::size_t>(b.num_faces()), 0);
+  b_edge_ready.assign(static_cast<std::size_t>(b.num_edges()), 0);
+  // Calls put(k, unit direction) for the edges of vertex v (k: index in our list), in
+  // vertex_edges order.
+  auto vertex_dirs = [](const Mesh& m, const Body& body, int v, auto&& put) {
+    const std::span<const int> edges = m.vertex_edges(v);
+    const std::size_t first = static_cast<std::size_t>(edges.data() - m.vertex_edges(0).data());
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+      const mesh::Edge& ed = m.edge(edges[k]);
+      const std::size_t other = static_cast<std::size_t>(ed.v0 == v ? ed.v1 : ed.v0);
+      put(first + k, (body.v[other] - body.v[static_cast<std::size_t>(v)]).normalized());
+    }
+    return std::pair(first, edges.size());
+  };
+  auto a_dirs = [&](int va) {
+    std::pair<std::size_t, std::size_t> at;
+    if (!a_vertex_ready[static_cast<std::size_t>(va)]) {
+      at = vertex_dirs(a, body_a, va, [&](std::size_t k, const Vec3& d) { a_vertex_dirs[k] = d; });
+      a_vertex_ready[static_cast<std::size_t>(va)] = 1;
+    } else {
+      const std::span<const int> edges = a.vertex_edges(va);
+      at = {static_cast<std::size_t>(edges.data() - a.vertex_edges(0).data()), edges.size()};
+    }
+    return std::span<const Vec3>(a_vertex_dirs.data() + at.first, at.second);
+  };
+  auto b_dirs = [&](int vb) {
+    std::pair<std::size_t, std::size_t> at;
+    if (!b_vertex_ready[static_cast<std::size_t>(vb)]) {
+      at = vertex_dirs(b, body_b, vb,
+                       [&](std::size_t k, const Vec3& d) { b_vertex_dirs[k] = detail::turn_frame(screw.axis, d); });
+      b_vertex_ready[static_cast<std::size_t>(vb)] = 1;
+    } else {
+      const std::span<const int> edges = b.vertex_edges(vb);
+      at = {static_cast<std::size_t>(edges.data() - b.vertex_edges(0).data()), edges.size()};
+    }
+    return std::span<const detail::TurnFrame>(b_vertex_dirs.data() + at.first, at.second);
+  };
+  auto b_face_frame = [&](int fb) -> const detail::TurnFrame& {
+    const std::size_t i = static_cast<std::size_t>(fb);
+    if (!b_face_ready[i]) {
+      b_face_frames[i] = detail::turn_frame(screw.axis, body_b.n[i]);
+      b_face_ready[i] = 1;
+    }
+    return b_face_frames[i];
+  };
+  auto b_edge_frame = [&](int eb) -> const detail::TurnFrame& {
+    const std::size_t i = static_cast<std::size_t>(eb);
+    if (!b_edge_ready[i]) {
+      const mesh::Edge& ed = b.edge(eb);
+      b_edge_frames[i] = detail::turn_frame(screw.axis, (body_b.v[ed.v1] - body_b.v[ed.v0]).normalized());
+      b_edge_ready[i] = 1;
+    }
+    return b_edge_frames[i];
+  };
+  const double threshold = options.properness_threshold;
+  // Rounding allowance of the edge-edge point test (see the slab loop): 1e-9 of the lengths that
+  // bound every coordinate and distance met there (B's features that pass their sphere tests lie
+  // within A's bounding sphere grown by B's diameter and sweep).
+  const double point_margin =
+      1e-9 * (body_a.whole.center.norm() + body_a.whole.radius + 2 * body_b.whole.radius + max_speed + scale);
   // Each of B's feature spheres is moved to the middle of slab [s0, s1] (one pose for the slab) and
   // grown by the distance any of its points can travel in half a slab, where its loop reaches it
   // (not for faces and edges that the facing flags skip).
@@ -639,63 +796,131 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     b_mid.resize(body_b.v.size());
     for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-    for (int fb = 0; fb < b.num_faces(); ++fb) {
-      if (!b_face_fwd[fb]) continue;
-      const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
-      const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      // B's face plane at the slab middle.
-      const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
-      const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
-      a_vertices.for_overlapping(center, radius, pad, [&](int va) {
-        const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
-        const double reach = a_vertex_speed[va] * half;
-        if (std::abs(f_mid) > reach + pad) return;
-        // The solver's own coarse inside-face test, on the whole slab: at a reported root the
-        // vertex is within pad of the face, and it is within reach of its slab-middle place.
-        if (!inside_face(body_b, fb, mid_pose.apply_inverse(body_a.v[va]), pad + reach, true)) return;
-        ++result.candidate_pairs;
-        solver.vertex_face(va, fb, s0, s1);
-      });
+    // Is a run of features possibly near A? When not, none of its features passes its own test
+    // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
+    // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
+    // |P(c) - a| >= |P(C) - a| - (R - r) > r_a + r + g half + pad when |P(C) - a| exceeds
+    // r_a + R + G half + pad; the margin (1e-9 of the lengths involved) covers the rounding.
+    const Vec3& a_center = body_a.whole.center;
+    auto chunk_near = [&](const FeatureChunk& ch) {
+      if (ch.growth < 0) return true;
+      const Vec3 c = mid_pose.apply(ch.center);
+      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
+      return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
+    };
+    auto chunk_end = [](std::size_t c, int n) {
+      return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
+    };
+    for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
+      if (!chunk_near(face_chunks[ch])) continue;
+      for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
+        if (!b_face_fwd[fb]) continue;
+        const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
+        const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        // B's face plane at the slab middle.
+        const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
+        const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
+        a_vertices.for_overlapping(center, radius, pad, [&](int va) {
+          const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
+          const double reach = a_vertex_speed[va] * half;
+          if (std::abs(f_mid) > reach + pad) return;
+          // A pair that stays improper all step only ever gives collisions the solver's push()
+          // drops (properness.hpp, improper_all_step): most pairs of bodies that pass through each
+          // other stop here (slab-independent, but cheaper than the inside-face test below).
+          if (detail::improper_all_step_vf(a_dirs(va), b_face_frame(fb),
+                                           screw.angle, cos_theta, sin_theta, threshold)) {
+            return;
+          }
+          // The solver's own coarse inside-face test, on the whole slab: at a reported root the
+          // vertex is within pad of the face, and it is within reach of its slab-middle place.
+          if (!inside_face(body_b, fb, mid_pose.apply_inverse(body_a.v[va]), pad + reach, true)) return;
+          ++result.candidate_pairs;
+          solver.vertex_face(va, fb, s0, s1);
+        });
+      }
     }
-    for (int vb = 0; vb < b.num_vertices(); ++vb) {
-      const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
-      const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      a_faces.for_overlapping(center, radius, pad, [&](int fa) {
-        const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
-        const double reach = vertex_growth[vb] * half;
-        if (std::abs(f_mid) > reach + pad) return;
-        if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
-        ++result.candidate_pairs;
-        solver.face_vertex(fa, vb, s0, s1);
-      });
+    for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
+      if (!chunk_near(vertex_chunks[ch])) continue;
+      for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
+        const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
+        const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        a_faces.for_overlapping(center, radius, pad, [&](int fa) {
+          const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
+          const double reach = vertex_growth[vb] * half;
+          if (std::abs(f_mid) > reach + pad) return;
+          // B's vertex edges turn with the step (see the vertex-face loop).
+          if (detail::improper_all_step_fv(b_dirs(vb), body_a.n[fa], screw.angle,
+                                           cos_theta, sin_theta, threshold)) {
+            return;
+          }
+          if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
+          ++result.candidate_pairs;
+          solver.face_vertex(fa, vb, s0, s1);
+        });
+      }
     }
-    for (int eb = 0; eb < b.num_edges(); ++eb) {
-      if (!b_edge_ok[eb]) continue;
-      const Vec3 center = mid_pose.apply(body_b.es[eb].center);
-      const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
-      if (!overlap(body_a.whole, center, radius, pad)) continue;
-      const mesh::Edge& edge_b = b.edge(eb);
-      const Vec3& qb = b_mid[edge_b.v0];
-      const Vec3 db = b_mid[edge_b.v1] - qb;
-      a_edges.for_overlapping(center, radius, pad, [&](int ea) {
-        // A reported EE contact has its segments within ~2 feature tolerances at the root, and
-        // B's edge moves at most edge_speed * half from the slab middle.
-        const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
-        const Vec3& pa = line_a.start;
-        const Vec3& da = line_a.dir;
-        // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
-        // (edge lengths are invariant, so the precomputed ones serve).
-        const double la = line_a.length, lb = b_edge_length[eb];
-        const Vec3 w = qb - pa;
-        const double reach = w.norm() + edge_start_speed[eb] * half;
-        const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
-        if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
-        if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
-        ++result.candidate_pairs;
-        solver.edge_edge(ea, eb, s0, s1, mid_turn);
-      });
+    for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
+      if (!chunk_near(edge_chunks[ch])) continue;
+      for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
+        if (!b_edge_ok[eb]) continue;
+        const Vec3 center = mid_pose.apply(body_b.es[eb].center);
+        const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
+        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        const mesh::Edge& edge_b = b.edge(eb);
+        const Vec3& qb = b_mid[edge_b.v0];
+        const Vec3 db = b_mid[edge_b.v1] - qb;
+        // The segment-distance test below keeps a pair only when the segments come within
+        // edge_speed * half + 4 pad; then the middle of B's edge is within that plus half its length
+        // of A's segment. So pairs whose A segment is farther from that point (the distance to a
+        // point, cheaper than between segments, and far sharper than the spheres for long edges of
+        // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
+        // involved) covers the rounding of both distances.
+        const Vec3 mid_b = qb + db / 2;
+        const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
+        const double near_b2 = near_b * near_b;
+        // B's unit edge direction at the slab middle, and its face normals there when a pair first
+        // needs them, for the properness bound of the whole slab.
+        const Vec3 ub_mid = detail::turned(b_edge_frame(eb), mid_turn);
+        std::array<Vec3, 2> normals_mid;
+        bool normals_ready = false;
+        auto normal_mid = [&](int side) -> const Vec3& {
+          if (!normals_ready) {
+            normals_mid[0] = detail::turned(b_face_frame(edge_b.face_left), mid_turn);
+            if (edge_b.face_right >= 0) normals_mid[1] = detail::turned(b_face_frame(edge_b.face_right), mid_turn);
+            normals_ready = true;
+          }
+          return normals_mid[static_cast<std::size_t>(side)];
+        };
+        a_edges.for_overlapping(center, radius, pad, [&](int ea) {
+          // A reported EE contact has its segments within ~2 feature tolerances at the root, and
+          // B's edge moves at most edge_speed * half from the slab middle.
+          const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
+          const Vec3& pa = line_a.start;
+          const Vec3& da = line_a.dir;
+          if (detail::point_segment_distance2(mid_b, pa, da, line_a.inv_length2) > near_b2) return;
+          // A crossing that cannot be proper anywhere in the slab gives only collisions the
+          // solver's push() drops (properness.hpp, edge_improper_near, at the slab middle with the
+          // half width plus the time tolerance, as the solver tested it before). First: it stops
+          // most pairs of bodies that pass through each other (95-98% of those reaching it on the
+          // tori), so it costs less in front of the triple product than behind it.
+          if (detail::edge_improper_near_turned(a.edge(ea), edge_b, body_a.n, line_a.unit, ub_mid, normal_mid,
+                                                screw.angle, half + options.time_tolerance, threshold)) {
+            return;
+          }
+          // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
+          // (edge lengths are invariant, so the precomputed ones serve).
+          const double la = line_a.length, lb = b_edge_length[eb];
+          const Vec3 w = qb - pa;
+          const double reach = w.norm() + edge_start_speed[eb] * half;
+          const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
+          if (std::abs(w.dot(da.cross(db))) > slope * half + 4 * la * lb * pad) return;
+          if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
+          ++result.candidate_pairs;
+          solver.edge_edge(ea, eb, s0, s1);
+        });
+      }
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
@@ -719,9 +944,20 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.edge_start_speed = std::move(edge_start_speed);
   work.edge_perp = std::move(edge_perp);
   work.a_edge_lines = std::move(a_edge_lines);
+  work.face_chunks = std::move(face_chunks);
+  work.vertex_chunks = std::move(vertex_chunks);
+  work.edge_chunks = std::move(edge_chunks);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
+  work.a_vertex_dirs = std::move(a_vertex_dirs);
+  work.b_vertex_dirs = std::move(b_vertex_dirs);
+  work.b_face_frames = std::move(b_face_frames);
+  work.b_edge_frames = std::move(b_edge_frames);
+  work.a_vertex_ready = std::move(a_vertex_ready);
+  work.b_vertex_ready = std::move(b_vertex_ready);
+  work.b_face_ready = std::move(b_face_ready);
+  work.b_edge_ready = std::move(b_edge_ready);
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;

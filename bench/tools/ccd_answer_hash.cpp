@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// The exact mode of ccd::screw_collisions on the ccd bench's motions (bench/suites/ccd_cases.hpp),
+// to prove a cost-only change bit-identical and to count its instructions. Build and run with
+// bench/tools/ccd_answer_hash.sh (docs/benchmarks.md, 2026-11-26 session 13).
+//   ccd_answer_hash hash [threshold] [nocount]   one line per seed (1-5) and case, then the total:
+//       a hash (FNV-1a 64) of every field of every result (contact, toi, point, normal, status,
+//       detail, iterations, candidate_pairs unless nocount) and of every collision (type, feature
+//       ids, time, point, normal, properness), full and first_contact_only, 64 motions per case
+//   ccd_answer_hash run <case> <motions> <seed> [first]   the case's queries once (for callgrind
+//       with --toggle-collect on screw_collisions' full signature)
+//   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
+//   ccd_answer_hash time <case> <motions> <seed> <passes>  best pass, wall clock
+#include "suites/ccd_cases.hpp"
+#include <proxima/ccd/screw_collisions.hpp>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <cstdlib>
+using namespace proxima;
+
+namespace {
+
+struct Hasher {
+  std::uint64_t h = 1469598103934665603ULL;
+  long values = 0;
+  void bytes(const void* p, std::size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
+  }
+  void add(double x) { bytes(&x, sizeof x); ++values; }
+  void add(int x) { bytes(&x, sizeof x); ++values; }
+  void add(bool x) { add(x ? 1 : 0); }
+  void add(const Vec3& v) { add(v.x()); add(v.y()); add(v.z()); }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string mode = argc > 1 ? argv[1] : "hash";
+  if (mode == "hash") {
+    double thr = argc > 2 ? std::atof(argv[2]) : ccd::ScrewOptions{}.properness_threshold;
+    bool with_counts = !(argc > 3 && std::string(argv[3]) == "nocount");
+    Hasher all;
+    long ncoll = 0;
+    long pairs_total = 0;
+    for (int seed = 1; seed <= 5; ++seed) {
+      auto cases = bench::make_ccd_cases(64, seed);
+      for (auto& c : cases) {
+        Hasher hc;
+        long nc = 0;
+        long pairs = 0;
+        for (int first = 0; first < 2; ++first) {
+          ccd::ScrewOptions o;
+          o.first_contact_only = first;
+          o.properness_threshold = thr;
+          for (auto& m : c.motions) {
+            auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
+            for (Hasher* h : {&hc, &all}) {
+              h->add(r.contact); h->add(r.toi); h->add(r.point); h->add(r.normal);
+              h->add(static_cast<int>(r.status)); h->add(static_cast<int>(r.detail));
+              h->add(r.iterations);
+              if (with_counts) h->add(r.candidate_pairs);
+              h->add(static_cast<int>(r.collisions.size()));
+              for (auto& k : r.collisions) {
+                h->add(static_cast<int>(k.type)); h->add(k.vertex); h->add(k.face); h->add(k.edge_a); h->add(k.edge_b);
+                h->add(k.time); h->add(k.point); h->add(k.normal); h->add(k.properness);
+              }
+            }
+            nc += static_cast<long>(r.collisions.size());
+            pairs += r.candidate_pairs;
+          }
+        }
+        ncoll += nc;
+        pairs_total += pairs;
+        std::printf("seed %d %-16s collisions=%ld pairs=%ld hash=%016llx\n", seed, c.name.c_str(), nc, pairs,
+                    (unsigned long long)hc.h);
+      }
+    }
+    std::printf("TOTAL collisions=%ld pairs=%ld values=%ld hash=%016llx\n", ncoll, pairs_total, all.values,
+                (unsigned long long)all.h);
+    return 0;
+  }
+  std::string name = argv[2];
+  int motions = std::atoi(argv[3]);
+  int seed = std::atoi(argv[4]);
+  auto cases = bench::make_ccd_cases(motions, seed);
+  for (auto& c : cases) {
+    if (c.name != name) continue;
+    if (mode == "setup") return 0;
+    ccd::ScrewOptions o;
+    if (mode == "run") {
+      o.first_contact_only = argc > 5 && std::string(argv[5]) == "first";
+      long n = 0, pairs = 0;
+      for (auto& m : c.motions) {
+        auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
+        n += (long)r.collisions.size();
+        pairs += r.candidate_pairs;
+      }
+      std::printf("%s motions=%zu collisions=%ld pairs=%ld\n", name.c_str(), c.motions.size(), n, pairs);
+    } else if (mode == "time") {
+      int passes = std::atoi(argv[5]);
+      double best = 1e300;
+      for (int p = 0; p < passes; ++p) {
+        auto t0 = std::chrono::steady_clock::now();
+        for (auto& m : c.motions) {
+          auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
+          (void)r;
+        }
+        double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (dt < best) best = dt;
+      }
+      std::printf("%s best pass %.3f ms (%.1f us/query)\n", name.c_str(), best * 1e3,
+                  best * 1e6 / static_cast<double>(c.motions.size()));
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// The exact mode's properness culls on per-query precomputed directions (src/ccd/properness.hpp:
+// TurnFrame, improper_all_step_vf / _fv, edge_improper_near_turned; used by
+// src/ccd/screw_collisions.cpp before its inside-face and triple-product tests) against the
+// functions that compute everything per call (max_turned_dot, improper_all_step,
+// edge_improper_near): the same values, bit for bit, and the same decisions. The exact mode's
+// answers are then those of testing the bounds inside the solver, as it did before
+// (tests/ccd/raster_cull_test.cpp, ExactCull, checks that the bounds themselves lose nothing).
+#include <proxima/ccd/screw.hpp>
+#include <proxima/mesh/generators.hpp>
+
+#include "ccd/polygon_tests.hpp"
+#include "ccd/properness.hpp"
+
+#include "support/ccd_motions.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace proxima::ccd {
+namespace {
+
+using mesh::Mesh;
+using test::random_turn;
+using test::random_unit;
+
+// Angles 0 (translation), small, and up to nearly pi.
+double random_angle(std::mt19937_64& rng, int k) {
+  std::uniform_real_distribution<double> u01(0, 1);
+  if (k % 10 == 0) return 0;
+  if (k % 10 == 1) return 1e-6 * u01(rng);
+  return (std::numbers::pi - 1e-3) * u01(rng);
+}
+
+TEST(ExactCullPrecomputed, TurnFrameGivesMaxTurnedDotBitForBit) {
+  const std::uint64_t seed = 2611;
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < 20000; ++k) {
+    const Vec3 axis = random_unit(rng), a = random_unit(rng), b = random_unit(rng);
+    const double theta = random_angle(rng, k);
+    const double c = std::cos(theta), s = std::sin(theta);
+    const double direct = detail::max_turned_dot(axis, theta, c, s, a, b);
+    const double framed = detail::max_turned_dot(detail::turn_frame(axis, a), theta, c, s, b);
+    ASSERT_EQ(framed, direct) << "seed " << seed << " case " << k;
+  }
+}
+
+// A vertex's unit edge directions as the exact mode makes them per query.
+std::vector<Vec3> vertex_dirs(const Mesh& m, const std::vector<Vec3>& v, int vertex) {
+  std::vector<Vec3> dirs;
+  for (int e : m.vertex_edges(vertex)) {
+    const mesh::Edge& ed = m.edge(e);
+    dirs.push_back((v[static_cast<std::size_t>(ed.v0 == vertex ? ed.v1 : ed.v0)] - v[static_cast<std::size_t>(vertex)])
+                       .normalized());
+  }
+  return dirs;
+}
+
+std::vector<Vec3> placed(const Mesh& m, const Pose& pose) {
+  std::vector<Vec3> v;
+  for (const Vec3& p : m.vertices()) v.push_back(pose.apply(p));
+  return v;
+}
+
+TEST(ExactCullPrecomputed, VertexFaceBoundsDecideAsImproperAllStep) {
+  const std::uint64_t seed = 2612;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  const Mesh meshes[] = {mesh::make_torus(1, 0.3), mesh::make_car(), mesh::make_l_prism(),
+                         mesh::make_box(Vec3(1, 2, 3))};
+  std::array<int, 2> outcomes{};
+  for (int k = 0; k < 20000; ++k) {
+    const Mesh& m = meshes[k % 4];
+    const std::vector<Vec3> v = placed(m, random_turn(rng, std::numbers::pi));
+    const int vertex = static_cast<int>(u01(rng) * m.num_vertices()) % m.num_vertices();
+    const Vec3 axis = random_unit(rng), n = random_unit(rng);
+    const double theta = random_angle(rng, k);
+    const double c = std::cos(theta), s = std::sin(theta);
+    const double threshold = -1 + 1.6 * u01(rng);
+    const std::vector<Vec3> dirs = vertex_dirs(m, v, vertex);
+    const std::string label = "seed " + std::to_string(seed) + " case " + std::to_string(k);
+    // VF: the face normal turns, the vertex's edges stay.
+    const bool vf = detail::improper_all_step(m, v, vertex, n, false, axis, theta, c, s, threshold);
+    ASSERT_EQ(detail::improper_all_step_vf(dirs, detail::turn_frame(axis, n), theta, c, s, threshold), vf) << label;
+    // FV: the vertex's edges turn, the face normal stays.
+    std::vector<detail::TurnFrame> frames;
+    for (const Vec3& d : dirs) frames.push_back(detail::turn_frame(axis, d));
+    const bool fv = detail::improper_all_step(m, v, vertex, n, true, axis, theta, c, s, threshold);
+    ASSERT_EQ(detail::improper_all_step_fv(frames, n, theta, c, s, threshold), fv) << label;
+    ++outcomes[vf ? 1 : 0];
+    ++outcomes[fv ? 1 : 0];
+  }
+  EXPECT_GE(outcomes[0], 4000);
+  EXPECT_GE(outcomes[1], 4000);
+}
+
+TEST(ExactCullPrecomputed, EdgeEdgeBoundDecidesAsEdgeImproperNear) {
+  const std::uint64_t seed = 2613;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  const Mesh meshes[] = {mesh::make_torus(1, 0.3), mesh::make_car(), mesh::make_l_prism()};
+  std::array<int, 2> outcomes{};
+  int b_terms = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const Mesh& ma = meshes[k % 3];
+    const Mesh& mb = meshes[(k / 3) % 3];
+    const Pose pose_b = random_turn(rng, std::numbers::pi);
+    const std::vector<Vec3> va = placed(ma, Pose()), vb = placed(mb, pose_b);
+    std::vector<Vec3> na, nb;
+    for (int f = 0; f < ma.num_faces(); ++f) na.push_back(ma.face_normal(f));
+    for (int f = 0; f < mb.num_faces(); ++f) nb.push_back(pose_b.rotate(mb.face_normal(f)));
+    const int ea = static_cast<int>(u01(rng) * ma.num_edges()) % ma.num_edges();
+    const int eb = static_cast<int>(u01(rng) * mb.num_edges()) % mb.num_edges();
+    const mesh::Edge& edge_a = ma.edge(ea);
+    const mesh::Edge& edge_b = mb.edge(eb);
+    const Vec3 da = va[static_cast<std::size_t>(edge_a.v1)] - va[static_cast<std::size_t>(edge_a.v0)];
+    const Vec3 db = vb[static_cast<std::size_t>(edge_b.v1)] - vb[static_cast<std::size_t>(edge_b.v0)];
+    // As the solver makes them (da / |da|) and as the per-query frames do (normalized()).
+    const Vec3 ua = da / da.norm(), ub0 = db / db.norm();
+    const Vec3 axis = random_unit(rng);
+    const double theta = random_angle(rng, k);
+    const double s = u01(rng), width = (k % 4 == 0 ? 0.5 : 1.0 / 64) * u01(rng) + 1e-9;
+    const double threshold = -1 + 1.4 * u01(rng);
+    const std::pair<double, double> turned = detail::turn_at(s, theta);
+    const bool direct =
+        detail::edge_improper_near(edge_a, edge_b, na, nb, ua, ub0, axis, theta, turned, width, threshold);
+    const Vec3 ub = detail::turned(detail::turn_frame(axis, db.normalized()), turned);
+    int asked = 0;
+    auto normal = [&](int side) {
+      ++asked;
+      const int f = side == 0 ? edge_b.face_left : edge_b.face_right;
+      return detail::turned(detail::turn_frame(axis, nb[static_cast<std::size_t>(f)]), turned);
+    };
+    const bool framed = detail::edge_improper_near_turned(edge_a, edge_b, na, ua, ub, normal, theta, width, threshold);
+    ASSERT_EQ(framed, direct) << "seed " << seed << " case " << k;
+    ++outcomes[direct ? 1 : 0];
+    b_terms += asked > 0 ? 1 : 0;
+  }
+  EXPECT_GE(outcomes[0], 4000);
+  EXPECT_GE(outcomes[1], 2000);
+  EXPECT_GE(b_terms, 2000);  // B's turned normals were needed (A's terms alone did not decide)
+}
+
+// The edge-edge pre-test: segments within X have B's midpoint within X + |e| / 2 of A's segment, so
+// the point test with a small margin (the exact mode's: 1e-9 of the lengths) never drops a pair
+// the segment test keeps. Random segments at all scales of separation, and pairs at the edge.
+TEST(ExactCullPrecomputed, PointTestKeepsEveryPairTheSegmentTestKeeps) {
+  const std::uint64_t seed = 2614;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  int kept = 0, dropped = 0;
+  for (int k = 0; k < 200000; ++k) {
+    const Vec3 p = 3 * random_unit(rng) * u01(rng), d = random_unit(rng) * (0.01 + 2 * u01(rng));
+    const Vec3 q = p + random_unit(rng) * (3 * u01(rng)), e = random_unit(rng) * (0.01 + 2 * u01(rng));
+    const double x = detail::segment_distance(p, d, q, e);
+    // The segment test's bound, from far below to just above the distance.
+    const double bound = k % 2 == 0 ? x * (1 + 1e-15) : 3 * u01(rng);
+    const double margin = 1e-9 * (p.norm() + q.norm() + d.norm() + e.norm());
+    const double near = bound + e.norm() / 2 + margin;
+    const bool point_keeps = detail::point_segment_distance2(q + e / 2, p, d, 1 / d.squaredNorm()) <= near * near;
+    if (x <= bound) {
+      ASSERT_TRUE(point_keeps) << "seed " << seed << " case " << k;
+      ++kept;
+    } else {
+      dropped += point_keeps ? 0 : 1;
+    }
+  }
+  EXPECT_GE(kept, 100000);
+  EXPECT_GE(dropped, 1000);  // the pre-test does drop pairs
+}
+
+}  // namespace
+}  // namespace proxima::ccd
