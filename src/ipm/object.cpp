@@ -5,7 +5,10 @@
 #include <proxima/core/tolerance.hpp>
 #include <proxima/ipm/solver.hpp>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <cmath>
+#include <limits>
 #include <string>
 
 namespace proxima::ipm {
@@ -27,6 +30,68 @@ double phase_one_weight(const Part& part, double scale) {
     return depth > 0 ? depth : 1;
   }
   return 1;
+}
+
+/// An axis-aligned box (object frame) that contains the part's primitive set, for a bounded
+/// primitive; false for one that is not bounded alone (a halfspace, an open quadric). Closed
+/// forms, no solve, so the box holds whatever the interior-point solves do:
+///  - superquadric: the set lies in [-a, a] (each term is at most 1);
+///  - quadric with Q positive definite: in the ball about its centre c of radius
+///    sqrt(-value(c) / lambda_min(Q));
+///  - hyperquadric: each term |plane . (u, 1)| is at most 1, so the set lies in the
+///    parallelepiped of the three best-conditioned planes (largest |det| of their normals).
+/// The primitive-frame box (centre, half extents) is mapped by the part's affine map.
+bool part_outer_box(const Part& part, Aabb& out) {
+  Vec3 centre = Vec3::Zero();
+  Mat3 spread = Mat3::Zero();  // primitive-frame offsets: centre + spread * s, |s|_inf <= 1
+  const auto& v = part.primitive().variant();
+  if (const auto* sq = std::get_if<Superquadric>(&v)) {
+    spread = sq->semiaxes().asDiagonal();
+  } else if (const auto* q = std::get_if<Quadric>(&v)) {
+    if (!q->bounded()) return false;
+    centre = part.primitive().centre();
+    const double depth = -q->value(centre);
+    const double lambda = Eigen::SelfAdjointEigenSolver<Mat3>(q->q(), Eigen::EigenvaluesOnly).eigenvalues()(0);
+    if (!(lambda > 0) || !(depth >= 0)) return false;
+    // A ball of radius r contains the set; each primitive axis spans r (the box of the ball).
+    spread = std::sqrt(depth / lambda) * Mat3::Identity();
+  } else if (const auto* h = std::get_if<Hyperquadric>(&v)) {
+    if (!h->bounded()) return false;
+    const auto& terms = h->terms();
+    double best = 0;
+    Mat3 rows = Mat3::Zero();
+    Vec3 offsets = Vec3::Zero();
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      for (std::size_t j = i + 1; j < terms.size(); ++j) {
+        for (std::size_t k = j + 1; k < terms.size(); ++k) {
+          Mat3 m;
+          m.row(0) = terms[i].plane.head<3>().transpose();
+          m.row(1) = terms[j].plane.head<3>().transpose();
+          m.row(2) = terms[k].plane.head<3>().transpose();
+          const double det = std::abs(m.determinant());
+          if (det > best) {
+            best = det;
+            rows = m;
+            offsets = Vec3(terms[i].plane[3], terms[j].plane[3], terms[k].plane[3]);
+          }
+        }
+      }
+    }
+    if (!(best > 0)) return false;
+    // -1 <= rows u + offsets <= 1: u = rows^-1 (s - offsets), |s|_inf <= 1.
+    const Mat3 inverse = rows.inverse();
+    centre = -inverse * offsets;
+    spread = inverse;
+  } else {
+    return false;
+  }
+  // Object frame: x = linear * u + translation.
+  const Vec3 c = part.linear() * centre + part.translation();
+  const Vec3 half = (part.linear() * spread).cwiseAbs().rowwise().sum();
+  if (!c.allFinite() || !half.allFinite()) return false;
+  out.min = c - half;
+  out.max = c + half;
+  return true;
 }
 
 }  // namespace
@@ -114,6 +179,22 @@ Object::Object(std::vector<Part> parts) : parts_(std::move(parts)) {
   Problem<3> p3;
   p3.constraints = box;
   Workspace<3> ws3;
+  // The box of the bounded parts' closed-form boxes: it contains the object whatever the solves
+  // below do. Their answers bound the object only when they converged (the gap bounds the
+  // distance to the optimum only at a stationary point): near exponents of 1 they can stop at the
+  // iteration cap far inside, and a box or sphere from such an iterate left parts of the object
+  // outside, which the distance certificates rely on (docs/reliability.md, "Implicit objects
+  // near exponent 1").
+  Aabb outer;
+  outer.min = Vec3::Constant(-std::numeric_limits<double>::infinity());
+  outer.max = Vec3::Constant(std::numeric_limits<double>::infinity());
+  for (const auto& part : parts_) {
+    Aabb b;
+    if (part_outer_box(part, b)) {
+      outer.min = outer.min.cwiseMax(b.min);
+      outer.max = outer.max.cwiseMin(b.max);
+    }
+  }
   aabb_.min = aabb_.max = interior_;
   for (int axis = 0; axis < 3; ++axis) {
     for (int sign : {-1, 1}) {
@@ -123,8 +204,15 @@ Object::Object(std::vector<Part> parts) : parts_(std::move(parts)) {
       if (r3.termination == Termination::unbounded) {
         throw InvalidInput("parts", "the intersection is unbounded (an object must be compact)");
       }
-      // The iterate is inside; the optimum is at most `gap` further along the axis.
-      const double extreme = scale * (r3.z(axis) + sign * std::abs(r3.gap));
+      const double bound = sign < 0 ? outer.min(axis) : outer.max(axis);
+      double extreme = bound;
+      if (r3.termination == Termination::converged || !std::isfinite(bound)) {
+        // The iterate is inside; converged, the optimum is at most `gap` further along the
+        // axis (to the solver's stationarity tolerance). Without a closed-form box this is the
+        // only bound there is.
+        const double solved = scale * (r3.z(axis) + sign * std::abs(r3.gap));
+        extreme = sign < 0 ? std::max(solved, bound) : std::min(solved, bound);
+      }
       if (sign < 0) {
         aabb_.min(axis) = extreme;
       } else {
