@@ -28,17 +28,6 @@ const bool kPolytopeHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 // loop and could pick another vertex on near-ties.
 namespace {
 
-/// Lane-wise merge of two (value, index) candidates: `other` wins when larger, or equal with a
-/// smaller index (the sequential scan's "first maximum").
-__attribute__((target("avx2"))) inline void merge_lanes(__m256d& best, __m256d& best_index, __m256d other,
-                                                        __m256d other_index) {
-  const __m256d take = _mm256_or_pd(_mm256_cmp_pd(other, best, _CMP_GT_OQ),
-                                    _mm256_and_pd(_mm256_cmp_pd(other, best, _CMP_EQ_OQ),
-                                                  _mm256_cmp_pd(other_index, best_index, _CMP_LT_OQ)));
-  best = _mm256_blendv_pd(best, other, take);
-  best_index = _mm256_blendv_pd(best_index, other_index, take);
-}
-
 /// d . vertex for vertices i..i+3: (dx * x + dy * y) + dz * z, the portable loop's order.
 __attribute__((target("avx2"))) inline __m256d dots4(__m256d vx, __m256d vy, __m256d vz, const double* x,
                                                      const double* y, const double* z, std::size_t i) {
@@ -83,14 +72,21 @@ __attribute__((target("avx2"), always_inline)) inline int scan_avx2_inline(const
     best_index0 = _mm256_blendv_pd(best_index0, index0, _mm256_cmp_pd(v0, best0, _CMP_GT_OQ));
     best0 = _mm256_max_pd(v0, best0);
   }
-  // Accumulator 1 into 0, then lanes (0, 2) and (1, 3), then (0, 1).
-  merge_lanes(best0, best_index0, best1, best_index1);
-  merge_lanes(best0, best_index0, _mm256_permute2f128_pd(best0, best0, 1),
-              _mm256_permute2f128_pd(best_index0, best_index0, 1));
-  merge_lanes(best0, best_index0, _mm256_permute_pd(best0, 0x5), _mm256_permute_pd(best_index0, 0x5));
-  // Nothing above -inf (only NaN or -inf products): every lane still holds its start index at
-  // -inf, so the merge answers the smallest, vertex 0, as the sequential scan does.
-  return static_cast<int>(_mm256_cvtsd_f64(best_index0));
+  // The answer is the smallest index among the lanes holding the largest value (no lane holds
+  // NaN; == treats -0 and +0 alike), which is what merging the lanes pairwise on (larger value,
+  // then smaller index) gives: the largest value first, then the smallest index of the lanes that
+  // hold it (+inf elsewhere), each by two in-register halvings.
+  __m256d m = _mm256_max_pd(best0, best1);
+  m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
+  m = _mm256_max_pd(m, _mm256_permute_pd(m, 0x5));
+  const __m256d plus_inf = _mm256_set1_pd(std::numeric_limits<double>::infinity());
+  __m256d index = _mm256_min_pd(_mm256_blendv_pd(plus_inf, best_index0, _mm256_cmp_pd(best0, m, _CMP_EQ_OQ)),
+                                _mm256_blendv_pd(plus_inf, best_index1, _mm256_cmp_pd(best1, m, _CMP_EQ_OQ)));
+  index = _mm256_min_pd(index, _mm256_permute2f128_pd(index, index, 1));
+  index = _mm256_min_pd(index, _mm256_permute_pd(index, 0x5));
+  // Nothing above -inf (only NaN or -inf products): every lane holds -inf and its start index,
+  // so the answer is the smallest, vertex 0, as the sequential scan's.
+  return static_cast<int>(_mm256_cvtsd_f64(index));
 }
 
 __attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
@@ -113,8 +109,26 @@ __attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(c
   s.w = s.a - s.b;
   return s;
 }
+
+// polytope_pair_support_avx2's w alone (the same expressions, so the same bits), for the loops
+// that never read the witnesses: fewer stores, and the two indices go straight to the hints.
+__attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b,
+                                                                  const Pose& b_in_a, const Vec3& d, int& index_a,
+                                                                  int& index_b) {
+  const double* ax = a.coords_;
+  index_a = scan_avx2_inline(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  const Vec3 sa = a.vertex(index_a);
+  const Vec3 db = b_in_a.rotate_inverse(-d);
+  const double* bx = b.coords_;
+  index_b = scan_avx2_inline(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  const Vec3 sb = b_in_a.apply(b.vertex(index_b));
+  return sa - sb;
+}
 #else
 const bool kPolytopeHaveAvx2 = false;
+Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&, int&) {
+  return nan_vec3();
+}
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
 #endif

@@ -236,6 +236,107 @@ void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, 
   }
 }
 
+/// What the intersect-only loop leaves behind: the fields of GjkRun that intersect() reads.
+struct IntersectRun {
+  Vec3 lower_bound_direction = nan_vec3();  // as GjkRun's; read only when separated
+  bool separated = false;
+  int iterations = 0;
+  Status status = Status::iteration_limit;
+  Detail detail = Detail::none;
+};
+
+/// run_gjk_in_place<GjkMode::intersect> from an empty simplex without momentum (a cold
+/// intersect() with options.nesterov false), keeping only what intersect() reads: the simplex
+/// holds the w points alone (no witnesses: md.support_w, no weights kept), and the tests,
+/// comparisons and stopping rules are run_gjk_in_place's, in its order, on the same values, so
+/// every field of the answer is the same, bit for bit (tests/gjk/intersect_lean_test.cpp).
+template <class Md>
+void run_gjk_intersect_lean(Md& md, const Vec3& direction, double scale, const GjkOptions& options,
+                            IntersectRun& run) {
+  const double margin = md.margin();
+  const double contact_sq = options.absolute_tolerance * scale * scale;
+  const double separation = margin + std::sqrt(contact_sq);
+  std::array<Vec3, 4> w;  // the simplex's w points, then the candidate in slot `size`
+  w[0] = md.support_w(direction);
+  // reduce_simplex on one point keeps it: v = w[0] (NaN included).
+  double vv = w[0].squaredNorm();
+  if (!(vv == vv)) {  // NaN: run_gjk_in_place restarts from one support point
+    w[0] = md.support_w(direction);
+    vv = w[0].squaredNorm();
+  }
+  Vec3 v = w[0];
+  int size = 1;
+  double lower_bound = -std::numeric_limits<double>::infinity();
+  Vec3 lower_bound_d = nan_vec3();
+  double lower_bound_dn = 1;
+  run.status = Status::iteration_limit;
+  run.detail = Detail::none;
+  for (int k = 0; k < options.max_iterations; ++k) {
+    if (!std::isfinite(vv)) {
+      run.status = Status::degenerate_input;
+      run.detail = Detail::non_finite;
+      break;
+    }
+    if (vv <= contact_sq || size == 4 || vv <= margin * margin) {
+      run.status = Status::converged;
+      run.detail = Detail::origin_enclosed;
+      break;
+    }
+    const double vn = std::sqrt(vv);
+    const Vec3& d = v;
+    Vec3& wk = w[static_cast<std::size_t>(size)];
+    wk = md.support_w(-d);
+    run.iterations = k + 1;
+    const double plane = d.dot(wk) / vn;
+    if (!std::isfinite(plane)) {
+      run.status = Status::degenerate_input;
+      run.detail = Detail::non_finite;
+      break;
+    }
+    if (plane > lower_bound) {
+      lower_bound = plane;
+      lower_bound_d = d;
+      lower_bound_dn = vn;
+    }
+    if (lower_bound > separation) {
+      run.separated = true;
+      run.status = Status::converged;
+      run.detail = Detail::separating_axis;
+      break;
+    }
+    const double gap = vv - vn * lower_bound;
+    if (gap <= options.relative_tolerance * vv || gap <= contact_sq) {
+      run.status = Status::converged;
+      run.detail = Detail::duality_gap;
+      break;
+    }
+    bool repeated = false;
+    for (int i = 0; i < size; ++i) repeated = repeated || w[static_cast<std::size_t>(i)] == wk;
+    if (repeated) {
+      run.status = Status::converged;
+      run.detail = Detail::repeated_support;
+      break;
+    }
+    const SubDistance sub = detail::closest_point_to_origin(w.data(), size + 1);
+    const Vec3 v_next = sub.mask != 0 ? sub.point : nan_vec3();
+    const double vv_next = v_next.squaredNorm();
+    if (!(vv_next < vv)) {
+      run.status = vv_next == vv_next ? Status::converged : Status::degenerate_input;
+      run.detail = vv_next == vv_next ? Detail::no_progress : Detail::non_finite;
+      break;
+    }
+    // keep_support_set on the w points.
+    int kept = 0;
+    for (int i = 0; i <= size; ++i) {
+      if (sub.mask & (1U << i)) w[static_cast<std::size_t>(kept++)] = w[static_cast<std::size_t>(i)];
+    }
+    size = kept;
+    v = v_next;
+    vv = vv_next;
+  }
+  if (lower_bound_d == lower_bound_d) run.lower_bound_direction = lower_bound_d / lower_bound_dn;
+}
+
 /// The GJK loop from `start` (see run_gjk_in_place), returning its run.
 template <class Md>
 GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale, const GjkOptions& options,

@@ -32,6 +32,19 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();
+  if constexpr (!Store) {
+    if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
+      IntersectRun lean;
+      run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
+      IntersectResult r;
+      r.iterations = lean.iterations;
+      r.status = lean.status;
+      r.detail = lean.detail;
+      r.intersect = !lean.separated;
+      if (lean.separated) r.separating_axis = pose_a.rotate(-lean.lower_bound_direction);
+      return r;
+    }
+  }
   GjkRun run;
   run_warm_gjk<GjkMode::intersect, Store>(md, pose_a, scale, options, warm, run);
 

@@ -60,6 +60,16 @@ class MinkowskiDifference {
     return {sa - sb, sa, sb};
   }
 
+  /// support(d).w alone (the same bits), for loops that never read the witnesses.
+  Vec3 support_w(const Vec3& d) {
+    if constexpr (kPolytopePair) {
+      if (fused_) return proxima::detail::polytope_pair_support_w_avx2(a_, b_, b_in_a_, d, hint_a_, hint_b_);
+    }
+    const Vec3 sa = core_support(a_, d, hint_a_);
+    const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
+    return sa - sb;
+  }
+
   const A& shape_a() const noexcept { return a_; }
   const B& shape_b() const noexcept { return b_; }
   const Pose& b_in_a() const noexcept { return b_in_a_; }

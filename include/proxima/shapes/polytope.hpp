@@ -62,6 +62,11 @@ namespace detail {
 PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
                                                const Vec3& d);
 
+/// The w of polytope_pair_support_avx2 (same bits), the vertex indices into index_a, index_b. Call
+/// only when kPolytopeHaveAvx2.
+Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
+                                  int& index_a, int& index_b);
+
 /// One entry of a vertex's neighbour list, with the neighbour's coordinates beside its index so a
 /// climbing step reads one contiguous run of memory per visited vertex (32 bytes an entry).
 struct ClimbEdge {
@@ -177,6 +182,8 @@ class Polytope {
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
                                                                          const Vec3&);
+  friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
+                                                   int&);
   double dot(const Vec3& d, int i) const {
     const auto k = static_cast<std::size_t>(i);
     return d.x() * coords_[k] + d.y() * coords_[padded_ + k] + d.z() * coords_[2 * padded_ + k];
