@@ -21,7 +21,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <span>
 #include <utility>
 
 namespace proxima::ccd {
@@ -61,31 +63,100 @@ struct Body {
 };
 
 void make_body(const Mesh& m, const Pose& to_a, Body& b) {
+  // Written into sized lists (no push_back), and a face's radius as the square root of its
+  // vertices' largest squared distance: sqrt is correctly rounded and monotone, so that is the
+  // largest of their norms (Eigen's norm() is sqrt(squaredNorm())), the same number.
   b.mesh = &m;
-  b.v.clear();
-  b.n.clear();
-  b.d.clear();
-  b.vs.clear();
-  b.es.clear();
-  b.fs.clear();
-  for (const Vec3& p : m.vertices()) b.v.push_back(to_a.apply(p));
-  for (int f = 0; f < m.num_faces(); ++f) {
-    const Vec3 nf = to_a.rotate(m.face_normal(f));
-    b.n.push_back(nf);
+  const std::size_t nv = static_cast<std::size_t>(m.num_vertices());
+  const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+  const std::size_t ne = static_cast<std::size_t>(m.num_edges());
+  b.v.resize(nv);
+  b.n.resize(nf);
+  b.d.resize(nf);
+  b.vs.resize(nv);
+  b.es.resize(ne);
+  b.fs.resize(nf);
+  const std::vector<Vec3>& src = m.vertices();
+  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+  for (std::size_t f = 0; f < nf; ++f) {
+    const Vec3 normal = to_a.rotate(m.face_normal(static_cast<int>(f)));
+    b.n[f] = normal;
+    const std::span<const int> ids = m.face(static_cast<int>(f));
     Vec3 c = Vec3::Zero();
-    for (int id : m.face(f)) c += b.v[id];
-    c /= static_cast<double>(m.face(f).size());
-    double r = 0;
-    for (int id : m.face(f)) r = std::max(r, (b.v[id] - c).norm());
-    b.fs.push_back({c, r});
-    b.d.push_back(nf.dot(c));
+    for (int id : ids) c += b.v[static_cast<std::size_t>(id)];
+    c /= static_cast<double>(ids.size());
+    double r2 = 0;
+    for (int id : ids) r2 = std::max(r2, (b.v[static_cast<std::size_t>(id)] - c).squaredNorm());
+    b.fs[f] = {c, std::sqrt(r2)};
+    b.d[f] = normal.dot(c);
   }
-  for (const Vec3& p : b.v) b.vs.push_back({p, 0});
-  for (const mesh::Edge& e : m.edges()) {
-    b.es.push_back({(b.v[e.v0] + b.v[e.v1]) / 2, (b.v[e.v1] - b.v[e.v0]).norm() / 2});
+  for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
+  const std::vector<mesh::Edge>& edges = m.edges();
+  for (std::size_t e = 0; e < ne; ++e) {
+    const Vec3& p0 = b.v[static_cast<std::size_t>(edges[e].v0)];
+    const Vec3& p1 = b.v[static_cast<std::size_t>(edges[e].v1)];
+    b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
   }
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
 }
+
+// What make_body(m, Pose()) and the query's other motion-independent set-up of A read from a mesh,
+// kept from the previous query's A: when the next A holds the same (bit for bit), its body, vertex
+// grid and edge lines are those of the previous query and are not made again (cost only).
+struct MeshSnapshot {
+  bool valid = false;
+  std::vector<Vec3> vertices;
+  std::vector<int> face_vertices, face_starts;
+  std::vector<mesh::Plane> planes;
+  std::vector<mesh::Edge> edges;
+  Vec3 sphere_center = Vec3::Zero();
+  double sphere_radius = 0;
+
+  static bool same_bytes(const void* x, const void* y, std::size_t n) { return n == 0 || std::memcmp(x, y, n) == 0; }
+
+  bool matches(const Mesh& m) const {
+    if (!valid || m.num_vertices() != static_cast<int>(vertices.size()) ||
+        m.num_faces() + 1 != static_cast<int>(face_starts.size()) || m.num_edges() != static_cast<int>(edges.size())) {
+      return false;
+    }
+    const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+    const int* fv = nf > 0 ? m.face(0).data() : nullptr;
+    for (std::size_t f = 0; f <= nf; ++f) {
+      const int start = f < nf ? static_cast<int>(m.face(static_cast<int>(f)).data() - fv)
+                               : static_cast<int>(face_vertices.size());
+      if (start != face_starts[f]) return false;
+    }
+    if (nf > 0) {
+      const std::span<const int> last = m.face(static_cast<int>(nf) - 1);
+      if (last.data() + last.size() - fv != static_cast<std::ptrdiff_t>(face_vertices.size())) return false;
+    }
+    return same_bytes(m.vertices().data(), vertices.data(), vertices.size() * sizeof(Vec3)) &&
+           same_bytes(fv, face_vertices.data(), face_vertices.size() * sizeof(int)) &&
+           same_bytes(nf > 0 ? &m.plane(0) : nullptr, planes.data(), planes.size() * sizeof(mesh::Plane)) &&
+           same_bytes(m.edges().data(), edges.data(), edges.size() * sizeof(mesh::Edge)) &&
+           same_bytes(m.bounding_sphere().center.data(), sphere_center.data(), sizeof(Vec3)) &&
+           same_bytes(&m.bounding_sphere().radius, &sphere_radius, sizeof(double));
+  }
+
+  void take(const Mesh& m) {
+    const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+    vertices.assign(m.vertices().begin(), m.vertices().end());
+    face_vertices.clear();
+    face_starts.clear();
+    planes.clear();
+    for (std::size_t f = 0; f < nf; ++f) {
+      const std::span<const int> ids = m.face(static_cast<int>(f));
+      face_starts.push_back(static_cast<int>(face_vertices.size()));
+      face_vertices.insert(face_vertices.end(), ids.begin(), ids.end());
+      planes.push_back(m.plane(static_cast<int>(f)));
+    }
+    face_starts.push_back(static_cast<int>(face_vertices.size()));
+    edges.assign(m.edges().begin(), m.edges().end());
+    sphere_center = m.bounding_sphere().center;
+    sphere_radius = m.bounding_sphere().radius;
+    valid = true;
+  }
+};
 
 // Is q (on or near the plane of face f) inside the face polygon, or within tol of its boundary?
 // The boundary distance is measured in the projection that drops the normal's dominant axis,
@@ -321,6 +392,8 @@ struct ExactWorkspace {
   std::vector<Vec3> a_vertex_dirs;
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
+  // The mesh that a, a_vertices and a_edge_lines were made from (valid only between queries).
+  MeshSnapshot a_snapshot;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -570,8 +643,17 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
   ExactWorkspace& work = t_exact_workspace;
+  // A's body in its own frame, its vertex grid and edge lines depend on its mesh only: kept from
+  // the previous query when A's mesh is that one's, bit for bit (MeshSnapshot). The snapshot is
+  // marked invalid while the workspace's pieces are out (a query that throws leaves it so).
+  const bool a_kept = work.a_snapshot.matches(a);
+  work.a_snapshot.valid = false;
   Body body_a = std::move(work.a), body_b = std::move(work.b);
-  make_body(a, Pose(), body_a);
+  if (a_kept) {
+    body_a.mesh = &a;
+  } else {
+    make_body(a, Pose(), body_a);
+  }
   make_body(b, a_start.inverse() * b_start, body_b);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
@@ -634,7 +716,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
-  a_vertices.build(body_a.vs);
+  if (!a_kept) a_vertices.build(body_a.vs);
   // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
   // others were skipped first thing for every pair.
   a_edges.build(body_a.es, &a_edge_ok);
@@ -681,7 +763,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
   b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < a.num_edges(); ++e) {
+  for (int e = 0; e < (a_kept ? 0 : a.num_edges()); ++e) {
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
     const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
@@ -690,8 +772,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
-  a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
-  for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
+  // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
+  // most vertices never reach the vertex-face loop's plane test in a query.
+  a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
@@ -823,7 +906,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
         a_vertices.for_overlapping(center, radius, pad, [&](int va) {
           const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
-          const double reach = a_vertex_speed[va] * half;
+          double speed_a_vertex = a_vertex_speed[static_cast<std::size_t>(va)];
+          if (speed_a_vertex < 0) {
+            speed_a_vertex = screw.speed(screw.axis_distance(body_a.v[static_cast<std::size_t>(va)]));
+            a_vertex_speed[static_cast<std::size_t>(va)] = speed_a_vertex;
+          }
+          const double reach = speed_a_vertex * half;
           if (std::abs(f_mid) > reach + pad) return;
           // A pair that stays improper all step only ever gives collisions the solver's push()
           // drops (properness.hpp, improper_all_step): most pairs of bodies that pass through each
@@ -958,6 +1046,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.b_vertex_ready = std::move(b_vertex_ready);
   work.b_face_ready = std::move(b_face_ready);
   work.b_edge_ready = std::move(b_edge_ready);
+  if (!a_kept) work.a_snapshot.take(a);
+  work.a_snapshot.valid = true;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
