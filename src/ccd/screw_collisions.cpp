@@ -352,28 +352,28 @@ struct FeatureChunk {
 };
 constexpr std::size_t kChunk = 32;
 
-void make_chunks(const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth,
-                 std::vector<FeatureChunk>& chunks) {
+// The runs' spheres of B's feature spheres in B's own frame (growth 0), or one run of growth -1
+// (always near: the whole body's test already covers it) for at most kChunk features. Made once
+// per mesh of B (see MeshSnapshot); a query places them in A's frame (place_chunks).
+void make_chunks(const std::vector<FeatureSphere>& spheres, std::vector<FeatureChunk>& chunks) {
   chunks.clear();
-  if (spheres.size() <= kChunk) {  // one run: the whole body's test already covers it
+  if (spheres.size() <= kChunk) {
     chunks.push_back({Vec3::Zero(), 0, -1});
     return;
   }
   for (std::size_t first = 0; first < spheres.size(); first += kChunk) {
     const std::size_t last = std::min(first + kChunk, spheres.size());
     Vec3 lo = spheres[first].center, hi = lo;
-    double g = 0;
     for (std::size_t i = first; i < last; ++i) {
       lo = lo.cwiseMin(spheres[i].center);
       hi = hi.cwiseMax(spheres[i].center);
-      g = std::max(g, growth[i]);
     }
     const Vec3 center = (lo + hi) / 2;
     double radius = 0;
     for (std::size_t i = first; i < last; ++i) {
       radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
     }
-    chunks.push_back({center, radius, g});
+    chunks.push_back({center, radius, 0});
   }
 }
 
@@ -394,6 +394,11 @@ struct ExactWorkspace {
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
   // The mesh that a, a_vertices and a_edge_lines were made from (valid only between queries).
   MeshSnapshot a_snapshot;
+  // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
+  MeshSnapshot b_snapshot;
+  Body b_local;
+  std::vector<FeatureChunk> face_chunks_local, vertex_chunks_local, edge_chunks_local;
+  std::vector<char> face_chunk_ready, vertex_chunk_ready, edge_chunk_ready;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -722,43 +727,116 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   a_edges.build(body_a.es, &a_edge_ok);
   a_faces.build(body_a.fs, &a_face_back);
   Solver solver(body_a, body_b, screw, options, scale);
-  // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
-  // per slab, and only for the faces and edges the facing flags keep (the slab loops skip the
-  // others before reading it; 0 for them).
-  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep,
-                       std::vector<double>& g) {
-    g.assign(spheres.size(), 0.0);
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
-    }
-  };
+  // Per sphere of B, the speed bound of its points (constant along the motion), and per edge of B
+  // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk
+  // features when the slab loop first finds the run near A (most runs of a large B never are in a
+  // first-contact query), and only for the faces and edges the facing flags keep (the slab loops
+  // skip the others before reading them; 0 for them). A vertex's growth is made on first use (-1
+  // until then: a speed is >= 0 or NaN), as the edges read their start vertex's.
   std::vector<double> face_growth = std::move(work.face_growth), vertex_growth = std::move(work.vertex_growth),
                       edge_growth = std::move(work.edge_growth);
-  growth_of(body_b.fs, &b_face_fwd, face_growth);
-  growth_of(body_b.vs, nullptr, vertex_growth);
-  growth_of(body_b.es, &b_edge_ok, edge_growth);
-  // Axis distances of B's edge starts (for the edge speed bound) and speeds of the vertices.
-  // Per edge of B: speed bound of its points, speed of its start, |v x d| (constant).
   std::vector<double> edge_speed = std::move(work.edge_speed), edge_start_speed = std::move(work.edge_start_speed),
                       edge_perp = std::move(work.edge_perp);
+  face_growth.resize(body_b.fs.size());
+  vertex_growth.assign(body_b.vs.size(), -1.0);
+  edge_growth.resize(body_b.es.size());
   edge_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_start_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_perp.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < b.num_edges(); ++e) {
-    if (!b_edge_ok[e]) continue;  // never read (see growth_of)
-    const mesh::Edge& ed = b.edge(e);
-    const double r0 = screw.axis_distance(body_b.v[ed.v0]);
-    const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
-    edge_speed[e] = screw.speed(r0 + d.norm());
-    // The speed of the start vertex, which its growth already is (speed(r0 + 0) == speed(r0)).
-    edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
-    edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
+  auto sphere_growth = [&](const FeatureSphere& sp) {
+    return screw.speed(screw.axis_distance(sp.center) + sp.radius);
+  };
+  auto vertex_growth_of = [&](std::size_t v) {
+    if (vertex_growth[v] < 0) vertex_growth[v] = sphere_growth(body_b.vs[v]);
+    return vertex_growth[v];
+  };
+  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
+  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
+  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
+  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
+  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
+  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
+  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
+  // (1e-12 relative for the rounding of hypot).
+  const bool b_kept = work.b_snapshot.matches(b);
+  work.b_snapshot.valid = false;
+  Body b_local = std::move(work.b_local);
+  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
+                            vertex_chunks_local = std::move(work.vertex_chunks_local),
+                            edge_chunks_local = std::move(work.edge_chunks_local);
+  if (!b_kept) {
+    make_body(b, Pose(), b_local);
+    make_chunks(b_local.fs, face_chunks_local);
+    make_chunks(b_local.vs, vertex_chunks_local);
+    make_chunks(b_local.es, edge_chunks_local);
   }
+  const Pose to_b = a_start.inverse() * b_start;
+  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
   std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
                             edge_chunks = std::move(work.edge_chunks);
-  make_chunks(body_b.fs, face_growth, face_chunks);
-  make_chunks(body_b.vs, vertex_growth, vertex_chunks);
-  make_chunks(body_b.es, edge_growth, edge_chunks);
+  std::vector<char> face_chunk_ready = std::move(work.face_chunk_ready),
+                    vertex_chunk_ready = std::move(work.vertex_chunk_ready),
+                    edge_chunk_ready = std::move(work.edge_chunk_ready);
+  auto place_chunks = [&](const std::vector<FeatureChunk>& local, std::vector<FeatureChunk>& placed,
+                          std::vector<char>& ready) {
+    placed.resize(local.size());
+    ready.assign(local.size(), 0);
+    for (std::size_t c = 0; c < local.size(); ++c) {
+      if (local[c].growth < 0) {
+        placed[c] = local[c];
+        continue;
+      }
+      const Vec3 center = to_b.apply(local[c].center);
+      const double radius =
+          local[c].radius + 1e-9 * (local[c].radius + local[c].center.cwiseAbs().maxCoeff() + to_b_reach);
+      const double far = (center - screw.axis_point).cwiseAbs().maxCoeff();
+      const double growth = screw.speed(screw.axis_distance(center) + radius + 1e-9 * (2 * far + radius)) * (1 + 1e-12);
+      placed[c] = {center, radius, growth};
+    }
+  };
+  place_chunks(face_chunks_local, face_chunks, face_chunk_ready);
+  place_chunks(vertex_chunks_local, vertex_chunks, vertex_chunk_ready);
+  place_chunks(edge_chunks_local, edge_chunks, edge_chunk_ready);
+  auto chunk_range = [](std::size_t c, std::size_t n) {
+    return std::pair(c * kChunk, std::min((c + 1) * kChunk, n));
+  };
+  // The run's growths, and then its growth the largest of them (as the runs had before).
+  auto ready_faces = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.fs.size());
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      face_growth[i] = b_face_fwd[i] ? sphere_growth(body_b.fs[i]) : 0.0;
+      g = std::max(g, face_growth[i]);
+    }
+    if (face_chunks[c].growth >= 0) face_chunks[c].growth = g;
+    face_chunk_ready[c] = 1;
+  };
+  auto ready_vertices = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.vs.size());
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) g = std::max(g, vertex_growth_of(i));
+    if (vertex_chunks[c].growth >= 0) vertex_chunks[c].growth = g;
+    vertex_chunk_ready[c] = 1;
+  };
+  auto ready_edges = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.es.size());
+    double g = 0;
+    for (std::size_t e = first; e < last; ++e) {
+      edge_growth[e] = 0;
+      if (!b_edge_ok[e]) continue;  // never read
+      edge_growth[e] = sphere_growth(body_b.es[e]);
+      g = std::max(g, edge_growth[e]);
+      const mesh::Edge& ed = b.edge(static_cast<int>(e));
+      const double r0 = screw.axis_distance(body_b.v[ed.v0]);
+      const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
+      edge_speed[e] = screw.speed(r0 + d.norm());
+      // The speed of the start vertex, which its growth is (speed(r0 + 0) == speed(r0)).
+      edge_start_speed[e] = vertex_growth_of(static_cast<std::size_t>(ed.v0));
+      edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
+    }
+    if (edge_chunks[c].growth >= 0) edge_chunks[c].growth = g;
+    edge_chunk_ready[c] = 1;
+  };
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
   std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
@@ -896,6 +974,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
       if (!chunk_near(face_chunks[ch])) continue;
+      if (!face_chunk_ready[ch]) {
+        ready_faces(ch);
+        if (!chunk_near(face_chunks[ch])) continue;
+      }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
@@ -930,6 +1012,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
       if (!chunk_near(vertex_chunks[ch])) continue;
+      if (!vertex_chunk_ready[ch]) {
+        ready_vertices(ch);
+        if (!chunk_near(vertex_chunks[ch])) continue;
+      }
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
@@ -951,6 +1037,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
       if (!chunk_near(edge_chunks[ch])) continue;
+      if (!edge_chunk_ready[ch]) {
+        ready_edges(ch);
+        if (!chunk_near(edge_chunks[ch])) continue;
+      }
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
@@ -1035,6 +1125,13 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.face_chunks = std::move(face_chunks);
   work.vertex_chunks = std::move(vertex_chunks);
   work.edge_chunks = std::move(edge_chunks);
+  work.face_chunk_ready = std::move(face_chunk_ready);
+  work.vertex_chunk_ready = std::move(vertex_chunk_ready);
+  work.edge_chunk_ready = std::move(edge_chunk_ready);
+  work.b_local = std::move(b_local);
+  work.face_chunks_local = std::move(face_chunks_local);
+  work.vertex_chunks_local = std::move(vertex_chunks_local);
+  work.edge_chunks_local = std::move(edge_chunks_local);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
@@ -1048,6 +1145,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.b_edge_ready = std::move(b_edge_ready);
   if (!a_kept) work.a_snapshot.take(a);
   work.a_snapshot.valid = true;
+  if (!b_kept) work.b_snapshot.take(b);
+  work.b_snapshot.valid = true;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;
