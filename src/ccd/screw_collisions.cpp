@@ -5,6 +5,7 @@
 #include <proxima/core/error.hpp>
 
 #include "ccd/collision_list.hpp"
+#include "ccd/exact_runs.hpp"
 #include "ccd/glide_raster.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
@@ -377,6 +378,18 @@ void make_chunks(const std::vector<FeatureSphere>& spheres, std::vector<FeatureC
   }
 }
 
+// A run of make_chunks placed in A's frame by to_b (the pose make_body placed B's features with;
+// reach: the largest |coordinate| of its translation), with a bound of its features' growths
+// under the screw (see the query's comment on the runs).
+FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double reach, const Screw& screw) {
+  if (local.growth < 0) return local;
+  const Vec3 center = to_b.apply(local.center);
+  const double radius = local.radius + 1e-9 * (local.radius + local.center.cwiseAbs().maxCoeff() + reach);
+  const double far = (center - screw.axis_point).cwiseAbs().maxCoeff();
+  const double growth = screw.speed(screw.axis_distance(center) + radius + 1e-9 * (2 * far + radius)) * (1 + 1e-12);
+  return {center, radius, growth};
+}
+
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
@@ -631,6 +644,35 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   detail::release_raster_storage();
 }
 
+double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
+                                      const Pose& b_end) {
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  const Pose to_b = a_start.inverse() * b_start;
+  const double reach = to_b.translation().cwiseAbs().maxCoeff();
+  Body placed, local;
+  make_body(b, to_b, placed);
+  make_body(b, Pose(), local);
+  double worst = -std::numeric_limits<double>::infinity();
+  auto check = [&](const std::vector<FeatureSphere>& local_spheres, const std::vector<FeatureSphere>& spheres) {
+    std::vector<FeatureChunk> runs;
+    make_chunks(local_spheres, runs);
+    for (std::size_t c = 0; c < runs.size(); ++c) {
+      if (runs[c].growth < 0) continue;
+      const FeatureChunk run = place_chunk(runs[c], to_b, reach, screw);
+      for (std::size_t i = c * kChunk; i < std::min((c + 1) * kChunk, spheres.size()); ++i) {
+        const FeatureSphere& sp = spheres[i];
+        const double growth = screw.speed(screw.axis_distance(sp.center) + sp.radius);
+        const double outside = (sp.center - run.center).norm() + sp.radius - run.radius;
+        worst = std::max({worst, outside / std::max(run.radius, 1e-300), growth / run.growth - 1});
+      }
+    }
+  };
+  check(local.fs, placed.fs);
+  check(local.vs, placed.vs);
+  check(local.es, placed.es);
+  return worst;
+}
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
@@ -781,18 +823,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
                           std::vector<char>& ready) {
     placed.resize(local.size());
     ready.assign(local.size(), 0);
-    for (std::size_t c = 0; c < local.size(); ++c) {
-      if (local[c].growth < 0) {
-        placed[c] = local[c];
-        continue;
-      }
-      const Vec3 center = to_b.apply(local[c].center);
-      const double radius =
-          local[c].radius + 1e-9 * (local[c].radius + local[c].center.cwiseAbs().maxCoeff() + to_b_reach);
-      const double far = (center - screw.axis_point).cwiseAbs().maxCoeff();
-      const double growth = screw.speed(screw.axis_distance(center) + radius + 1e-9 * (2 * far + radius)) * (1 + 1e-12);
-      placed[c] = {center, radius, growth};
-    }
+    for (std::size_t c = 0; c < local.size(); ++c) placed[c] = place_chunk(local[c], to_b, to_b_reach, screw);
   };
   place_chunks(face_chunks_local, face_chunks, face_chunk_ready);
   place_chunks(vertex_chunks_local, vertex_chunks, vertex_chunk_ready);
