@@ -195,19 +195,24 @@ class SphereGrid {
   // (Re)builds the grid of `spheres`, reusing the storage of the previous build. With `keep`, only
   // the spheres i with keep[i] are listed (queries report only those), but the cells are those of
   // all the spheres: the kept ones come in the same order as in the grid of all of them.
-  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr) {
-    dims_ = {1, 1, 1};
-    last_cell_ = {0, 0, 0};
-    inv_cell_ = Vec3::Zero();
+  // With `cells_kept`, the spheres are those of the previous build (bit for bit): its cells
+  // (bounds, dims and each sphere's cell) are kept and only the listing is made again.
+  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr,
+             bool cells_kept = false) {
     max_radius_ = 0;
     start_.clear();
     ids_.clear();
     for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->clear();
-    lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
-    hi_ = -lo_;
-    for (const FeatureSphere& sp : spheres) {
-      lo_ = lo_.cwiseMin(sp.center);
-      hi_ = hi_.cwiseMax(sp.center);
+    if (!cells_kept) {
+      dims_ = {1, 1, 1};
+      last_cell_ = {0, 0, 0};
+      inv_cell_ = Vec3::Zero();
+      lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+      hi_ = -lo_;
+      for (const FeatureSphere& sp : spheres) {
+        lo_ = lo_.cwiseMin(sp.center);
+        hi_ = hi_.cwiseMax(sp.center);
+      }
     }
     // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
     // centre within that of the query's centre).
@@ -215,21 +220,25 @@ class SphereGrid {
       if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
     }
     if (spheres.empty()) return;
-    const Vec3 extent = hi_ - lo_;
-    const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
-    const double cell = extent.maxCoeff() / per_axis;
-    for (int k = 0; k < 3; ++k) {
-      const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
-      dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
-      inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
-    }
-    for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
-    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
-    cell_of.resize(spheres.size());
+    if (!cells_kept) {
+      const Vec3 extent = hi_ - lo_;
+      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
+      const double cell = extent.maxCoeff() / per_axis;
+      for (int k = 0; k < 3; ++k) {
+        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
+        dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
+        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
+      }
+      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
+      cell_of.resize(spheres.size());
+      for (std::size_t i = 0; i < spheres.size(); ++i) {
+        cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      }
+    }
+    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::size_t listed = 0;
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-      cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
       if (keep != nullptr && !(*keep)[i]) continue;
       ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
       ++listed;
@@ -331,7 +340,8 @@ class SphereGrid {
   std::vector<int> ids_;
   std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
   double max_radius_ = 0;
-  std::vector<int> cell_of_, fill_;  // scratch of build()
+  std::vector<int> cell_of_;  // each sphere's cell (kept for a build with cells_kept)
+  std::vector<int> fill_;     // scratch of build()
 };
 
 // A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
@@ -766,8 +776,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   if (!a_kept) a_vertices.build(body_a.vs);
   // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
   // others were skipped first thing for every pair.
-  a_edges.build(body_a.es, &a_edge_ok);
-  a_faces.build(body_a.fs, &a_face_back);
+  a_edges.build(body_a.es, &a_edge_ok, a_kept);
+  a_faces.build(body_a.fs, &a_face_back, a_kept);
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion), and per edge of B
   // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk
