@@ -63,7 +63,20 @@ struct Body {
   FeatureSphere whole;
 };
 
-void make_body(const Mesh& m, const Pose& to_a, Body& b) {
+// Face f's sphere (centroid of its placed vertices, largest distance to them) and plane offset.
+void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
+  const std::span<const int> ids = m.face(static_cast<int>(f));
+  Vec3 c = Vec3::Zero();
+  for (int id : ids) c += b.v[static_cast<std::size_t>(id)];
+  c /= static_cast<double>(ids.size());
+  double r2 = 0;
+  for (int id : ids) r2 = std::max(r2, (b.v[static_cast<std::size_t>(id)] - c).squaredNorm());
+  b.fs[f] = {c, std::sqrt(r2)};
+  b.d[f] = b.n[f].dot(c);
+}
+
+// With `faces_later`, the face spheres and offsets are left to make_face_sphere (sized only).
+void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = false) {
   // Written into sized lists (no push_back), and a face's radius as the square root of its
   // vertices' largest squared distance: sqrt is correctly rounded and monotone, so that is the
   // largest of their norms (Eigen's norm() is sqrt(squaredNorm())), the same number.
@@ -80,16 +93,8 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b) {
   const std::vector<Vec3>& src = m.vertices();
   for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
   for (std::size_t f = 0; f < nf; ++f) {
-    const Vec3 normal = to_a.rotate(m.face_normal(static_cast<int>(f)));
-    b.n[f] = normal;
-    const std::span<const int> ids = m.face(static_cast<int>(f));
-    Vec3 c = Vec3::Zero();
-    for (int id : ids) c += b.v[static_cast<std::size_t>(id)];
-    c /= static_cast<double>(ids.size());
-    double r2 = 0;
-    for (int id : ids) r2 = std::max(r2, (b.v[static_cast<std::size_t>(id)] - c).squaredNorm());
-    b.fs[f] = {c, std::sqrt(r2)};
-    b.d[f] = normal.dot(c);
+    b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
+    if (!faces_later) make_face_sphere(m, b, f);
   }
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
   const std::vector<mesh::Edge>& edges = m.edges();
@@ -712,7 +717,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   } else {
     make_body(a, Pose(), body_a);
   }
-  make_body(b, a_start.inverse() * b_start, body_b);
+  // B's face spheres and offsets are made with their run's growths (ready_faces below): only the
+  // slab loop's faces of runs near A read them.
+  make_body(b, a_start.inverse() * b_start, body_b, true);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
 
@@ -859,6 +866,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const auto [first, last] = chunk_range(c, body_b.fs.size());
     double g = 0;
     for (std::size_t i = first; i < last; ++i) {
+      if (b_face_fwd[i]) make_face_sphere(b, body_b, i);
       face_growth[i] = b_face_fwd[i] ? sphere_growth(body_b.fs[i]) : 0.0;
       g = std::max(g, face_growth[i]);
     }
