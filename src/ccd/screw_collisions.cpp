@@ -5,6 +5,7 @@
 #include <proxima/core/error.hpp>
 
 #include "ccd/collision_list.hpp"
+#include "ccd/exact_runs.hpp"
 #include "ccd/glide_raster.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
@@ -21,7 +22,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <span>
 #include <utility>
 
 namespace proxima::ccd {
@@ -60,32 +63,106 @@ struct Body {
   FeatureSphere whole;
 };
 
-void make_body(const Mesh& m, const Pose& to_a, Body& b) {
+// Face f's sphere (centroid of its placed vertices, largest distance to them) and plane offset.
+void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
+  const std::span<const int> ids = m.face(static_cast<int>(f));
+  Vec3 c = Vec3::Zero();
+  for (int id : ids) c += b.v[static_cast<std::size_t>(id)];
+  c /= static_cast<double>(ids.size());
+  double r2 = 0;
+  for (int id : ids) r2 = std::max(r2, (b.v[static_cast<std::size_t>(id)] - c).squaredNorm());
+  b.fs[f] = {c, std::sqrt(r2)};
+  b.d[f] = b.n[f].dot(c);
+}
+
+// With `faces_later`, the face spheres and offsets are left to make_face_sphere (sized only).
+void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = false) {
+  // Written into sized lists (no push_back), and a face's radius as the square root of its
+  // vertices' largest squared distance: sqrt is correctly rounded and monotone, so that is the
+  // largest of their norms (Eigen's norm() is sqrt(squaredNorm())), the same number.
   b.mesh = &m;
-  b.v.clear();
-  b.n.clear();
-  b.d.clear();
-  b.vs.clear();
-  b.es.clear();
-  b.fs.clear();
-  for (const Vec3& p : m.vertices()) b.v.push_back(to_a.apply(p));
-  for (int f = 0; f < m.num_faces(); ++f) {
-    const Vec3 nf = to_a.rotate(m.face_normal(f));
-    b.n.push_back(nf);
-    Vec3 c = Vec3::Zero();
-    for (int id : m.face(f)) c += b.v[id];
-    c /= static_cast<double>(m.face(f).size());
-    double r = 0;
-    for (int id : m.face(f)) r = std::max(r, (b.v[id] - c).norm());
-    b.fs.push_back({c, r});
-    b.d.push_back(nf.dot(c));
+  const std::size_t nv = static_cast<std::size_t>(m.num_vertices());
+  const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+  const std::size_t ne = static_cast<std::size_t>(m.num_edges());
+  b.v.resize(nv);
+  b.n.resize(nf);
+  b.d.resize(nf);
+  b.vs.resize(nv);
+  b.es.resize(ne);
+  b.fs.resize(nf);
+  const std::vector<Vec3>& src = m.vertices();
+  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+  for (std::size_t f = 0; f < nf; ++f) {
+    b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
+    if (!faces_later) make_face_sphere(m, b, f);
   }
-  for (const Vec3& p : b.v) b.vs.push_back({p, 0});
-  for (const mesh::Edge& e : m.edges()) {
-    b.es.push_back({(b.v[e.v0] + b.v[e.v1]) / 2, (b.v[e.v1] - b.v[e.v0]).norm() / 2});
+  for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
+  const std::vector<mesh::Edge>& edges = m.edges();
+  for (std::size_t e = 0; e < ne; ++e) {
+    const Vec3& p0 = b.v[static_cast<std::size_t>(edges[e].v0)];
+    const Vec3& p1 = b.v[static_cast<std::size_t>(edges[e].v1)];
+    b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
   }
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
 }
+
+// What make_body(m, Pose()) and the query's other motion-independent set-up of A read from a mesh,
+// kept from the previous query's A: when the next A holds the same (bit for bit), its body, vertex
+// grid and edge lines are those of the previous query and are not made again (cost only).
+struct MeshSnapshot {
+  bool valid = false;
+  std::vector<Vec3> vertices;
+  std::vector<int> face_vertices, face_starts;
+  std::vector<mesh::Plane> planes;
+  std::vector<mesh::Edge> edges;
+  Vec3 sphere_center = Vec3::Zero();
+  double sphere_radius = 0;
+
+  static bool same_bytes(const void* x, const void* y, std::size_t n) { return n == 0 || std::memcmp(x, y, n) == 0; }
+
+  bool matches(const Mesh& m) const {
+    if (!valid || m.num_vertices() != static_cast<int>(vertices.size()) ||
+        m.num_faces() + 1 != static_cast<int>(face_starts.size()) || m.num_edges() != static_cast<int>(edges.size())) {
+      return false;
+    }
+    const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+    const int* fv = nf > 0 ? m.face(0).data() : nullptr;
+    for (std::size_t f = 0; f <= nf; ++f) {
+      const int start = f < nf ? static_cast<int>(m.face(static_cast<int>(f)).data() - fv)
+                               : static_cast<int>(face_vertices.size());
+      if (start != face_starts[f]) return false;
+    }
+    if (nf > 0) {
+      const std::span<const int> last = m.face(static_cast<int>(nf) - 1);
+      if (last.data() + last.size() - fv != static_cast<std::ptrdiff_t>(face_vertices.size())) return false;
+    }
+    return same_bytes(m.vertices().data(), vertices.data(), vertices.size() * sizeof(Vec3)) &&
+           same_bytes(fv, face_vertices.data(), face_vertices.size() * sizeof(int)) &&
+           same_bytes(nf > 0 ? &m.plane(0) : nullptr, planes.data(), planes.size() * sizeof(mesh::Plane)) &&
+           same_bytes(m.edges().data(), edges.data(), edges.size() * sizeof(mesh::Edge)) &&
+           same_bytes(m.bounding_sphere().center.data(), sphere_center.data(), sizeof(Vec3)) &&
+           same_bytes(&m.bounding_sphere().radius, &sphere_radius, sizeof(double));
+  }
+
+  void take(const Mesh& m) {
+    const std::size_t nf = static_cast<std::size_t>(m.num_faces());
+    vertices.assign(m.vertices().begin(), m.vertices().end());
+    face_vertices.clear();
+    face_starts.clear();
+    planes.clear();
+    for (std::size_t f = 0; f < nf; ++f) {
+      const std::span<const int> ids = m.face(static_cast<int>(f));
+      face_starts.push_back(static_cast<int>(face_vertices.size()));
+      face_vertices.insert(face_vertices.end(), ids.begin(), ids.end());
+      planes.push_back(m.plane(static_cast<int>(f)));
+    }
+    face_starts.push_back(static_cast<int>(face_vertices.size()));
+    edges.assign(m.edges().begin(), m.edges().end());
+    sphere_center = m.bounding_sphere().center;
+    sphere_radius = m.bounding_sphere().radius;
+    valid = true;
+  }
+};
 
 // Is q (on or near the plane of face f) inside the face polygon, or within tol of its boundary?
 // The boundary distance is measured in the projection that drops the normal's dominant axis,
@@ -123,19 +200,24 @@ class SphereGrid {
   // (Re)builds the grid of `spheres`, reusing the storage of the previous build. With `keep`, only
   // the spheres i with keep[i] are listed (queries report only those), but the cells are those of
   // all the spheres: the kept ones come in the same order as in the grid of all of them.
-  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr) {
-    dims_ = {1, 1, 1};
-    last_cell_ = {0, 0, 0};
-    inv_cell_ = Vec3::Zero();
+  // With `cells_kept`, the spheres are those of the previous build (bit for bit): its cells
+  // (bounds, dims and each sphere's cell) are kept and only the listing is made again.
+  void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr,
+             bool cells_kept = false) {
     max_radius_ = 0;
     start_.clear();
     ids_.clear();
     for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->clear();
-    lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
-    hi_ = -lo_;
-    for (const FeatureSphere& sp : spheres) {
-      lo_ = lo_.cwiseMin(sp.center);
-      hi_ = hi_.cwiseMax(sp.center);
+    if (!cells_kept) {
+      dims_ = {1, 1, 1};
+      last_cell_ = {0, 0, 0};
+      inv_cell_ = Vec3::Zero();
+      lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+      hi_ = -lo_;
+      for (const FeatureSphere& sp : spheres) {
+        lo_ = lo_.cwiseMin(sp.center);
+        hi_ = hi_.cwiseMax(sp.center);
+      }
     }
     // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
     // centre within that of the query's centre).
@@ -143,21 +225,25 @@ class SphereGrid {
       if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
     }
     if (spheres.empty()) return;
-    const Vec3 extent = hi_ - lo_;
-    const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
-    const double cell = extent.maxCoeff() / per_axis;
-    for (int k = 0; k < 3; ++k) {
-      const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
-      dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
-      inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
-    }
-    for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
-    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::vector<int>& cell_of = cell_of_;
-    cell_of.resize(spheres.size());
+    if (!cells_kept) {
+      const Vec3 extent = hi_ - lo_;
+      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
+      const double cell = extent.maxCoeff() / per_axis;
+      for (int k = 0; k < 3; ++k) {
+        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
+        dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
+        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
+      }
+      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
+      cell_of.resize(spheres.size());
+      for (std::size_t i = 0; i < spheres.size(); ++i) {
+        cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      }
+    }
+    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
     std::size_t listed = 0;
     for (std::size_t i = 0; i < spheres.size(); ++i) {
-      cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
       if (keep != nullptr && !(*keep)[i]) continue;
       ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
       ++listed;
@@ -259,7 +345,8 @@ class SphereGrid {
   std::vector<int> ids_;
   std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
   double max_radius_ = 0;
-  std::vector<int> cell_of_, fill_;  // scratch of build()
+  std::vector<int> cell_of_;  // each sphere's cell (kept for a build with cells_kept)
+  std::vector<int> fill_;     // scratch of build()
 };
 
 // A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
@@ -281,29 +368,41 @@ struct FeatureChunk {
 };
 constexpr std::size_t kChunk = 32;
 
-void make_chunks(const std::vector<FeatureSphere>& spheres, const std::vector<double>& growth,
-                 std::vector<FeatureChunk>& chunks) {
+// The runs' spheres of B's feature spheres in B's own frame (growth 0), or one run of growth -1
+// (always near: the whole body's test already covers it) for at most kChunk features. Made once
+// per mesh of B (see MeshSnapshot); a query places them in A's frame (place_chunks).
+void make_chunks(const std::vector<FeatureSphere>& spheres, std::vector<FeatureChunk>& chunks) {
   chunks.clear();
-  if (spheres.size() <= kChunk) {  // one run: the whole body's test already covers it
+  if (spheres.size() <= kChunk) {
     chunks.push_back({Vec3::Zero(), 0, -1});
     return;
   }
   for (std::size_t first = 0; first < spheres.size(); first += kChunk) {
     const std::size_t last = std::min(first + kChunk, spheres.size());
     Vec3 lo = spheres[first].center, hi = lo;
-    double g = 0;
     for (std::size_t i = first; i < last; ++i) {
       lo = lo.cwiseMin(spheres[i].center);
       hi = hi.cwiseMax(spheres[i].center);
-      g = std::max(g, growth[i]);
     }
     const Vec3 center = (lo + hi) / 2;
     double radius = 0;
     for (std::size_t i = first; i < last; ++i) {
       radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
     }
-    chunks.push_back({center, radius, g});
+    chunks.push_back({center, radius, 0});
   }
+}
+
+// A run of make_chunks placed in A's frame by to_b (the pose make_body placed B's features with;
+// reach: the largest |coordinate| of its translation), with a bound of its features' growths
+// under the screw (see the query's comment on the runs).
+FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double reach, const Screw& screw) {
+  if (local.growth < 0) return local;
+  const Vec3 center = to_b.apply(local.center);
+  const double radius = local.radius + 1e-9 * (local.radius + local.center.cwiseAbs().maxCoeff() + reach);
+  const double far = (center - screw.axis_point).cwiseAbs().maxCoeff();
+  const double growth = screw.speed(screw.axis_distance(center) + radius + 1e-9 * (2 * far + radius)) * (1 + 1e-12);
+  return {center, radius, growth};
 }
 
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
@@ -321,6 +420,14 @@ struct ExactWorkspace {
   std::vector<Vec3> a_vertex_dirs;
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
+  std::vector<Vec3> velocity;  // scratch of the facing flags
+  // The mesh that a, a_vertices and a_edge_lines were made from (valid only between queries).
+  MeshSnapshot a_snapshot;
+  // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
+  MeshSnapshot b_snapshot;
+  Body b_local;
+  std::vector<FeatureChunk> face_chunks_local, vertex_chunks_local, edge_chunks_local;
+  std::vector<char> face_chunk_ready, vertex_chunk_ready, edge_chunk_ready;
 };
 
 // The calling thread's workspace (release_thread_storage frees it).
@@ -553,6 +660,35 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   detail::release_raster_storage();
 }
 
+double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
+                                      const Pose& b_end) {
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  const Pose to_b = a_start.inverse() * b_start;
+  const double reach = to_b.translation().cwiseAbs().maxCoeff();
+  Body placed, local;
+  make_body(b, to_b, placed);
+  make_body(b, Pose(), local);
+  double worst = -std::numeric_limits<double>::infinity();
+  auto check = [&](const std::vector<FeatureSphere>& local_spheres, const std::vector<FeatureSphere>& spheres) {
+    std::vector<FeatureChunk> runs;
+    make_chunks(local_spheres, runs);
+    for (std::size_t c = 0; c < runs.size(); ++c) {
+      if (runs[c].growth < 0) continue;
+      const FeatureChunk run = place_chunk(runs[c], to_b, reach, screw);
+      for (std::size_t i = c * kChunk; i < std::min((c + 1) * kChunk, spheres.size()); ++i) {
+        const FeatureSphere& sp = spheres[i];
+        const double growth = screw.speed(screw.axis_distance(sp.center) + sp.radius);
+        const double outside = (sp.center - run.center).norm() + sp.radius - run.radius;
+        worst = std::max({worst, outside / std::max(run.radius, 1e-300), growth / run.growth - 1});
+      }
+    }
+  };
+  check(local.fs, placed.fs);
+  check(local.vs, placed.vs);
+  check(local.es, placed.es);
+  return worst;
+}
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
@@ -570,9 +706,20 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
   ExactWorkspace& work = t_exact_workspace;
+  // A's body in its own frame, its vertex grid and edge lines depend on its mesh only: kept from
+  // the previous query when A's mesh is that one's, bit for bit (MeshSnapshot). The snapshot is
+  // marked invalid while the workspace's pieces are out (a query that throws leaves it so).
+  const bool a_kept = work.a_snapshot.matches(a);
+  work.a_snapshot.valid = false;
   Body body_a = std::move(work.a), body_b = std::move(work.b);
-  make_body(a, Pose(), body_a);
-  make_body(b, a_start.inverse() * b_start, body_b);
+  if (a_kept) {
+    body_a.mesh = &a;
+  } else {
+    make_body(a, Pose(), body_a);
+  }
+  // B's face spheres and offsets are made with their run's growths (ready_faces below): only the
+  // slab loop's faces of runs near A read them.
+  make_body(b, a_start.inverse() * b_start, body_b, true);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
 
@@ -600,12 +747,21 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // the right kind. Pairs without such faces are skipped.
   const double speed_a = screw.speed(screw.axis_distance(body_a.whole.center) + body_a.whole.radius);
   const double facing_tol = options.feature_tolerance * (speed_a + max_speed);
+  // The velocity at s = 0 of each vertex (theta v x (x - u) + g v, without the trigonometry of
+  // velocity()), once per vertex instead of once per face and vertex: the same vector, so the same
+  // dot products.
+  std::vector<Vec3> velocity = std::move(work.velocity);
+  auto velocities = [&](const Body& body) {
+    velocity.resize(body.v.size());
+    for (std::size_t i = 0; i < body.v.size(); ++i) {
+      velocity[i] = screw.angle * screw.axis.cross(body.v[i] - screw.axis_point) + screw.glide * screw.axis;
+    }
+  };
   auto facing_range = [&](const Body& body, int f, double& lo, double& hi) {
     lo = std::numeric_limits<double>::infinity();
     hi = -lo;
     for (int id : body.mesh->face(f)) {
-      // The velocity at s = 0 (theta v x (x - u) + g v), without the trigonometry of velocity().
-      const double w = (screw.angle * screw.axis.cross(body.v[id] - screw.axis_point) + screw.glide * screw.axis).dot(body.n[f]);
+      const double w = velocity[static_cast<std::size_t>(id)].dot(body.n[f]);
       lo = std::min(lo, w);
       hi = std::max(hi, w);
     }
@@ -613,16 +769,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<char> a_face_back = std::move(work.a_face_back), b_face_fwd = std::move(work.b_face_fwd);
   a_face_back.assign(static_cast<std::size_t>(a.num_faces()), 0);
   b_face_fwd.assign(static_cast<std::size_t>(b.num_faces()), 0);
+  velocities(body_a);
   for (int f = 0; f < a.num_faces(); ++f) {
     double lo, hi;
     facing_range(body_a, f, lo, hi);
     a_face_back[f] = lo <= facing_tol;
   }
+  velocities(body_b);
   for (int f = 0; f < b.num_faces(); ++f) {
     double lo, hi;
     facing_range(body_b, f, lo, hi);
     b_face_fwd[f] = hi >= -facing_tol;
   }
+  work.velocity = std::move(velocity);
   auto edge_usable = [](const mesh::Edge& e, const std::vector<char>& ok) {
     return ok[e.face_left] || (e.face_right >= 0 && ok[e.face_right]);
   };
@@ -634,54 +793,117 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
-  a_vertices.build(body_a.vs);
+  if (!a_kept) a_vertices.build(body_a.vs);
   // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
   // others were skipped first thing for every pair.
-  a_edges.build(body_a.es, &a_edge_ok);
-  a_faces.build(body_a.fs, &a_face_back);
+  a_edges.build(body_a.es, &a_edge_ok, a_kept);
+  a_faces.build(body_a.fs, &a_face_back, a_kept);
   Solver solver(body_a, body_b, screw, options, scale);
-  // Per sphere of B, the speed bound of its points (constant along the motion): computed once, not
-  // per slab, and only for the faces and edges the facing flags keep (the slab loops skip the
-  // others before reading it; 0 for them).
-  auto growth_of = [&](const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep,
-                       std::vector<double>& g) {
-    g.assign(spheres.size(), 0.0);
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) g[i] = screw.speed(screw.axis_distance(spheres[i].center) + spheres[i].radius);
-    }
-  };
+  // Per sphere of B, the speed bound of its points (constant along the motion), and per edge of B
+  // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk
+  // features when the slab loop first finds the run near A (most runs of a large B never are in a
+  // first-contact query), and only for the faces and edges the facing flags keep (the slab loops
+  // skip the others before reading them; 0 for them). A vertex's growth is made on first use (-1
+  // until then: a speed is >= 0 or NaN), as the edges read their start vertex's.
   std::vector<double> face_growth = std::move(work.face_growth), vertex_growth = std::move(work.vertex_growth),
                       edge_growth = std::move(work.edge_growth);
-  growth_of(body_b.fs, &b_face_fwd, face_growth);
-  growth_of(body_b.vs, nullptr, vertex_growth);
-  growth_of(body_b.es, &b_edge_ok, edge_growth);
-  // Axis distances of B's edge starts (for the edge speed bound) and speeds of the vertices.
-  // Per edge of B: speed bound of its points, speed of its start, |v x d| (constant).
   std::vector<double> edge_speed = std::move(work.edge_speed), edge_start_speed = std::move(work.edge_start_speed),
                       edge_perp = std::move(work.edge_perp);
+  face_growth.resize(body_b.fs.size());
+  vertex_growth.assign(body_b.vs.size(), -1.0);
+  edge_growth.resize(body_b.es.size());
   edge_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_start_speed.resize(static_cast<std::size_t>(b.num_edges()));
   edge_perp.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < b.num_edges(); ++e) {
-    if (!b_edge_ok[e]) continue;  // never read (see growth_of)
-    const mesh::Edge& ed = b.edge(e);
-    const double r0 = screw.axis_distance(body_b.v[ed.v0]);
-    const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
-    edge_speed[e] = screw.speed(r0 + d.norm());
-    // The speed of the start vertex, which its growth already is (speed(r0 + 0) == speed(r0)).
-    edge_start_speed[e] = vertex_growth[static_cast<std::size_t>(ed.v0)];
-    edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
+  auto sphere_growth = [&](const FeatureSphere& sp) {
+    return screw.speed(screw.axis_distance(sp.center) + sp.radius);
+  };
+  auto vertex_growth_of = [&](std::size_t v) {
+    if (vertex_growth[v] < 0) vertex_growth[v] = sphere_growth(body_b.vs[v]);
+    return vertex_growth[v];
+  };
+  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
+  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
+  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
+  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
+  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
+  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
+  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
+  // (1e-12 relative for the rounding of hypot).
+  const bool b_kept = work.b_snapshot.matches(b);
+  work.b_snapshot.valid = false;
+  Body b_local = std::move(work.b_local);
+  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
+                            vertex_chunks_local = std::move(work.vertex_chunks_local),
+                            edge_chunks_local = std::move(work.edge_chunks_local);
+  if (!b_kept) {
+    make_body(b, Pose(), b_local);
+    make_chunks(b_local.fs, face_chunks_local);
+    make_chunks(b_local.vs, vertex_chunks_local);
+    make_chunks(b_local.es, edge_chunks_local);
   }
+  const Pose to_b = a_start.inverse() * b_start;
+  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
   std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
                             edge_chunks = std::move(work.edge_chunks);
-  make_chunks(body_b.fs, face_growth, face_chunks);
-  make_chunks(body_b.vs, vertex_growth, vertex_chunks);
-  make_chunks(body_b.es, edge_growth, edge_chunks);
+  std::vector<char> face_chunk_ready = std::move(work.face_chunk_ready),
+                    vertex_chunk_ready = std::move(work.vertex_chunk_ready),
+                    edge_chunk_ready = std::move(work.edge_chunk_ready);
+  auto place_chunks = [&](const std::vector<FeatureChunk>& local, std::vector<FeatureChunk>& placed,
+                          std::vector<char>& ready) {
+    placed.resize(local.size());
+    ready.assign(local.size(), 0);
+    for (std::size_t c = 0; c < local.size(); ++c) placed[c] = place_chunk(local[c], to_b, to_b_reach, screw);
+  };
+  place_chunks(face_chunks_local, face_chunks, face_chunk_ready);
+  place_chunks(vertex_chunks_local, vertex_chunks, vertex_chunk_ready);
+  place_chunks(edge_chunks_local, edge_chunks, edge_chunk_ready);
+  auto chunk_range = [](std::size_t c, std::size_t n) {
+    return std::pair(c * kChunk, std::min((c + 1) * kChunk, n));
+  };
+  // The run's growths, and then its growth the largest of them (as the runs had before).
+  auto ready_faces = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.fs.size());
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      if (b_face_fwd[i]) make_face_sphere(b, body_b, i);
+      face_growth[i] = b_face_fwd[i] ? sphere_growth(body_b.fs[i]) : 0.0;
+      g = std::max(g, face_growth[i]);
+    }
+    if (face_chunks[c].growth >= 0) face_chunks[c].growth = g;
+    face_chunk_ready[c] = 1;
+  };
+  auto ready_vertices = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.vs.size());
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) g = std::max(g, vertex_growth_of(i));
+    if (vertex_chunks[c].growth >= 0) vertex_chunks[c].growth = g;
+    vertex_chunk_ready[c] = 1;
+  };
+  auto ready_edges = [&](std::size_t c) {
+    const auto [first, last] = chunk_range(c, body_b.es.size());
+    double g = 0;
+    for (std::size_t e = first; e < last; ++e) {
+      edge_growth[e] = 0;
+      if (!b_edge_ok[e]) continue;  // never read
+      edge_growth[e] = sphere_growth(body_b.es[e]);
+      g = std::max(g, edge_growth[e]);
+      const mesh::Edge& ed = b.edge(static_cast<int>(e));
+      const double r0 = screw.axis_distance(body_b.v[ed.v0]);
+      const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
+      edge_speed[e] = screw.speed(r0 + d.norm());
+      // The speed of the start vertex, which its growth is (speed(r0 + 0) == speed(r0)).
+      edge_start_speed[e] = vertex_growth_of(static_cast<std::size_t>(ed.v0));
+      edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
+    }
+    if (edge_chunks[c].growth >= 0) edge_chunks[c].growth = g;
+    edge_chunk_ready[c] = 1;
+  };
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
   std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
   b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
-  for (int e = 0; e < a.num_edges(); ++e) {
+  for (int e = 0; e < (a_kept ? 0 : a.num_edges()); ++e) {
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
     const Vec3 dir = body_a.v[static_cast<std::size_t>(ed.v1)] - start;
@@ -690,8 +912,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   }
   for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
-  a_vertex_speed.resize(static_cast<std::size_t>(a.num_vertices()));
-  for (int v = 0; v < a.num_vertices(); ++v) a_vertex_speed[v] = screw.speed(screw.axis_distance(body_a.v[v]));
+  // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
+  // most vertices never reach the vertex-face loop's plane test in a query.
+  a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
@@ -813,6 +1036,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
       if (!chunk_near(face_chunks[ch])) continue;
+      if (!face_chunk_ready[ch]) {
+        ready_faces(ch);
+        if (!chunk_near(face_chunks[ch])) continue;
+      }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
@@ -823,7 +1050,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
         a_vertices.for_overlapping(center, radius, pad, [&](int va) {
           const double f_mid = normal_mid.dot(body_a.v[va]) - offset_mid;
-          const double reach = a_vertex_speed[va] * half;
+          double speed_a_vertex = a_vertex_speed[static_cast<std::size_t>(va)];
+          if (speed_a_vertex < 0) {
+            speed_a_vertex = screw.speed(screw.axis_distance(body_a.v[static_cast<std::size_t>(va)]));
+            a_vertex_speed[static_cast<std::size_t>(va)] = speed_a_vertex;
+          }
+          const double reach = speed_a_vertex * half;
           if (std::abs(f_mid) > reach + pad) return;
           // A pair that stays improper all step only ever gives collisions the solver's push()
           // drops (properness.hpp, improper_all_step): most pairs of bodies that pass through each
@@ -842,6 +1074,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
       if (!chunk_near(vertex_chunks[ch])) continue;
+      if (!vertex_chunk_ready[ch]) {
+        ready_vertices(ch);
+        if (!chunk_near(vertex_chunks[ch])) continue;
+      }
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
@@ -863,6 +1099,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
       if (!chunk_near(edge_chunks[ch])) continue;
+      if (!edge_chunk_ready[ch]) {
+        ready_edges(ch);
+        if (!chunk_near(edge_chunks[ch])) continue;
+      }
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
@@ -947,6 +1187,13 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.face_chunks = std::move(face_chunks);
   work.vertex_chunks = std::move(vertex_chunks);
   work.edge_chunks = std::move(edge_chunks);
+  work.face_chunk_ready = std::move(face_chunk_ready);
+  work.vertex_chunk_ready = std::move(vertex_chunk_ready);
+  work.edge_chunk_ready = std::move(edge_chunk_ready);
+  work.b_local = std::move(b_local);
+  work.face_chunks_local = std::move(face_chunks_local);
+  work.vertex_chunks_local = std::move(vertex_chunks_local);
+  work.edge_chunks_local = std::move(edge_chunks_local);
   work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
@@ -958,6 +1205,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.b_vertex_ready = std::move(b_vertex_ready);
   work.b_face_ready = std::move(b_face_ready);
   work.b_edge_ready = std::move(b_edge_ready);
+  if (!a_kept) work.a_snapshot.take(a);
+  work.a_snapshot.valid = true;
+  if (!b_kept) work.b_snapshot.take(b);
+  work.b_snapshot.valid = true;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;
     result.detail = Detail::no_progress;

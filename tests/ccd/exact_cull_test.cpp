@@ -9,6 +9,7 @@
 #include <proxima/ccd/screw.hpp>
 #include <proxima/mesh/generators.hpp>
 
+#include "ccd/exact_runs.hpp"
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
 
@@ -18,6 +19,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <string>
@@ -173,6 +175,37 @@ TEST(ExactCullPrecomputed, PointTestKeepsEveryPairTheSegmentTestKeeps) {
   }
   EXPECT_GE(kept, 100000);
   EXPECT_GE(dropped, 1000);  // the pre-test does drop pairs
+}
+
+
+// The exact mode keeps B's runs of 32 features in B's frame and places them per query, and skips
+// a run before its features' growths are made on a bound from the run's sphere: every placed
+// feature sphere must lie inside its placed run's sphere and every growth within that bound
+// (detail::exact_run_bound_excess <= 0), for turns from none to nearly pi, B near or far from A
+// and from the screw's axis. The tightest feature comes within about the margins (1e-9) of both.
+TEST(ExactCullPrecomputed, RunSpheresHoldTheirFeaturesAndBoundTheirGrowth) {
+  const std::uint64_t seed = 2615;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u01(0, 1);
+  const std::vector<Mesh> meshes = {mesh::make_torus(1, 0.3), mesh::make_torus(1, 0.3, 40, 24),
+                                    mesh::make_torus(1e3, 2e2, 24, 12)};
+  double tightest = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3000; ++k) {
+    const Mesh& b = meshes[static_cast<std::size_t>(k) % meshes.size()];
+    const double far = std::pow(10.0, 4 * u01(rng) - 1);  // B's offsets from 0.1 to 1000 of its size
+    const double size = b.bounding_sphere().radius;
+    const Pose a_start = random_turn(rng, std::numbers::pi, random_unit(rng) * size * far * u01(rng));
+    const Pose a_end = random_turn(rng, 0.1, Vec3::Zero()) * a_start;
+    const Pose b_start = random_turn(rng, std::numbers::pi, random_unit(rng) * size * far);
+    const Pose turn = Pose::from_matrix(
+        Eigen::AngleAxisd(random_angle(rng, k) * 0.95, random_unit(rng)).toRotationMatrix(), Vec3::Zero());
+    const Pose b_end = Pose::from_matrix(turn.rotation() * b_start.rotation(),
+                                         b_start.translation() + random_unit(rng) * size * far * u01(rng));
+    const double excess = detail::exact_run_bound_excess(a_start, a_end, b, b_start, b_end);
+    ASSERT_LE(excess, 0.0) << "seed " << seed << " case " << k;
+    tightest = std::max(tightest, excess);
+  }
+  EXPECT_GT(tightest, -1e-6);  // the margins, not a loose bound, keep it below 0
 }
 
 }  // namespace

@@ -92,5 +92,46 @@ TEST(CcdWorkspace, AQueryDoesNotDependOnTheQueriesBeforeIt) {
   }
 }
 
+
+// The exact mode keeps A's body, vertex grid and edge lines from the previous query when A's mesh
+// holds the same geometry bit for bit (src/ccd/screw_collisions.cpp, MeshSnapshot): a mesh
+// replaced in place (same address, same counts, other numbers) must not be taken for the old one,
+// and an equal copy elsewhere must give the same answer.
+TEST(CcdWorkspace, AMeshReplacedInPlaceIsNotTakenForThePreviousOne) {
+  auto turn = [](double angle, const Vec3& axis, const Vec3& t) {
+    return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), t);
+  };
+  const Mesh b = mesh::make_torus(1, 0.3);
+  const Pose a_end = turn(0.05, Vec3(0, 0, 1), Vec3(0.1, 0, 0));
+  const Pose b_start = turn(0.3, Vec3(1, 0, 0), Vec3(2.9, 0.2, 0.1));
+  const Pose b_end = turn(0.9, Vec3(1, 1, 0), Vec3(-2.8, 0.1, 0));
+  ScrewOptions o;
+  o.method = ScrewMethod::exact;
+  const std::vector<Mesh> shapes = {mesh::make_torus(1, 0.3), mesh::make_torus(1, 0.34), mesh::make_torus(1.05, 0.3),
+                                    mesh::make_torus(1, 0.3, 20, 14)};
+  std::vector<ScrewResult> fresh(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    std::thread([&, i] { fresh[i] = screw_collisions(shapes[i], Pose(), a_end, b, b_start, b_end, o); }).join();
+  }
+  for (std::size_t i = 1; i < shapes.size(); ++i) {
+    const bool same_as_first =
+        fresh[0].collisions.size() == fresh[i].collisions.size() && fresh[0].iterations == fresh[i].iterations;
+    EXPECT_FALSE(same_as_first) << "shape " << i << " should answer otherwise than shape 0";
+    EXPECT_TRUE(fresh[i].contact) << "shape " << i;
+  }
+  Mesh a = shapes[0];
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+      const std::size_t i = pass == 0 ? k : (shapes.size() - k) % shapes.size();
+      a = shapes[i];  // the same object, now another mesh (or the same one again)
+      expect_same(fresh[i], screw_collisions(a, Pose(), a_end, b, b_start, b_end, o),
+                  "shape " + std::to_string(i) + " in place, pass " + std::to_string(pass));
+      const Mesh copy = shapes[i];  // an equal mesh at another address
+      expect_same(fresh[i], screw_collisions(copy, Pose(), a_end, b, b_start, b_end, o),
+                  "shape " + std::to_string(i) + " copied, pass " + std::to_string(pass));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace proxima::ccd

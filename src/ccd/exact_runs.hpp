@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Internal: a check of the exact mode's runs of B's features (src/ccd/screw_collisions.cpp), for
+// tests/ccd/exact_cull_test.cpp.
+#pragma once
+
+#include <proxima/core/pose.hpp>
+#include <proxima/mesh/mesh.hpp>
+
+namespace proxima::ccd::detail {
+
+// For the motion's screw, over every run of kChunk consecutive faces, vertices and edges of B
+// placed as a query places them (from B's frame): the largest of (|c - C| + r - R) / R, by which a
+// feature sphere (c, r) placed as the query places it sticks out of its run's sphere (C, R), and
+// g / G - 1, by which a feature's growth g exceeds the bound G the query uses before the run's
+// growths are made. The slab loop's skips are sound when this is <= 0. (-inf for a B with no runs.)
+double exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const mesh::Mesh& b, const Pose& b_start,
+                              const Pose& b_end);
+
+}  // namespace proxima::ccd::detail
