@@ -82,6 +82,14 @@ int main(int argc, char** argv) {
                 (unsigned long long)all.h);
     return 0;
   }
+  if ((mode != "setup" && mode != "run" && mode != "time") || argc < 5 || (mode == "time" && argc < 6)) {
+    std::fprintf(stderr,
+                 "usage: %s [hash [THRESHOLD [nocount]]]\n"
+                 "       %s setup|run CASE MOTIONS SEED [first]\n"
+                 "       %s time CASE MOTIONS SEED PASSES\n",
+                 argv[0], argv[0], argv[0]);
+    return 2;
+  }
   std::string name = argv[2];
   int motions = std::atoi(argv[3]);
   int seed = std::atoi(argv[4]);
