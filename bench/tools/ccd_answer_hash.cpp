@@ -10,6 +10,7 @@
 //       with --toggle-collect on screw_collisions' full signature)
 //   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
 //   ccd_answer_hash time <case> <motions> <seed> <passes>  best pass, wall clock
+#include "fnv_hasher.hpp"
 #include "suites/ccd_cases.hpp"
 #include <proxima/ccd/screw_collisions.hpp>
 #include <chrono>
@@ -22,18 +23,7 @@ using namespace proxima;
 
 namespace {
 
-struct Hasher {
-  std::uint64_t h = 1469598103934665603ULL;
-  long values = 0;
-  void bytes(const void* p, std::size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
-  }
-  void add(double x) { bytes(&x, sizeof x); ++values; }
-  void add(int x) { bytes(&x, sizeof x); ++values; }
-  void add(bool x) { add(x ? 1 : 0); }
-  void add(const Vec3& v) { add(v.x()); add(v.y()); add(v.z()); }
-};
+using Hasher = bench::FnvHasher;
 
 }  // namespace
 

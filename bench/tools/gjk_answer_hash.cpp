@@ -4,6 +4,7 @@
 // (plain, Nesterov, closed forms off), intersect and penetration (EPA) on every pair, cold
 // WarmStart per query. Build and run with bench/tools/gjk_answer_hash.sh (docs/benchmarks.md).
 //   gjk_answer_hash     prints "values=<count> hash=<fnv-1a 64>" and one line per case
+#include "fnv_hasher.hpp"
 #include "inputs.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
@@ -27,17 +28,8 @@ using namespace proxima::bench;
 
 namespace {
 
-struct Hasher {
-  std::uint64_t h = 1469598103934665603ULL;
-  long values = 0;
-  void bytes(const void* p, std::size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 1099511628211ULL;
-  }
-  void add(double x) { bytes(&x, sizeof x); ++values; }
-  void add(int x) { bytes(&x, sizeof x); ++values; }
-  void add(bool x) { add(x ? 1 : 0); }
-  void add(const Vec3& v) { add(v.x()); add(v.y()); add(v.z()); }
+struct Hasher : FnvHasher {
+  using FnvHasher::add;
   void add(const DistanceResult& r) {
     add(r.distance); add(r.intersect); add(r.point_a); add(r.point_b); add(r.normal); add(r.gap);
     add(r.iterations); add(static_cast<int>(r.status)); add(static_cast<int>(r.detail));

@@ -100,58 +100,8 @@ inline double max_turned_dot(const Vec3& axis, double theta, double cos_theta, d
   return std::max(ab, ab + q + p * sin_theta - q * cos_theta);
 }
 
-/// True when an edge-edge crossing of edges ea (unit direction ua, fixed) and eb (unit direction
-/// ub0 at s = 0, carried by the rotation by s theta about the unit `axis`, as are B's face normals
-/// normals_b) at any time within `width` of s cannot reach `threshold`, for either orientation of
-/// the normal (the kept one follows B's velocity at the crossing, unknown before the root is
-/// refined; -n changes the sign of every term). Each term of formula (7) is n . c with c fixed
-/// (A's faces) or turning at rate theta, |c| <= 1, and n = ua x ub(s) / |ua x ub(s)| turns at most
-/// theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width: so within the span no term
-/// moves by more than theta width (1 / that sine + 1).
-/// `turned` is {sin(s theta), 1 - cos(s theta)} as EdgeTripleProduct::turn(s) gives them (callers
-/// that have just evaluated the triple product at s pass its values and save a sincos); the
-/// overload below computes them.
-inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
-                               const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
-                               double theta, std::pair<double, double> turned, double width, double threshold) {
-  const double sn = turned.first, vers = turned.second;
-  auto turn = [&](const Vec3& d) {
-    const Vec3 vd = axis.cross(d);
-    return Vec3(d + sn * vd + vers * axis.cross(vd));
-  };
-  const Vec3 ub = turn(ub0);
-  const Vec3 cr = ua.cross(ub);
-  const double length = cr.norm();
-  const double sine = length - theta * width;
-  if (!(sine > 0)) return false;
-  // The terms of edge_properness_terms in its order, A's (fixed) first: min and max only grow
-  // apart as terms come in, so when A's alone already put max(low, -high) + drift below the
-  // threshold, all of them do (the same answer), and B's turned normals are not needed.
-  const Vec3 n = cr / length;
-  const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
-  const Vec3 na = n.cross(ua);
-  double low = std::numeric_limits<double>::infinity(), high = -low;
-  auto take = [&](double term) {
-    low = std::min(low, term);
-    high = std::max(high, term);
-  };
-  take(na.dot(normals_a[ea.face_left]));
-  if (ea.face_right >= 0) take(-na.dot(normals_a[ea.face_right]));
-  if (std::max(low, -high) + drift < threshold) return true;
-  const Vec3 nb = n.cross(ub);
-  take(-nb.dot(turn(normals_b[eb.face_left])));
-  if (eb.face_right >= 0) take(nb.dot(turn(normals_b[eb.face_right])));
-  return std::max(low, -high) + drift < threshold;
-}
-
-/// A direction d of B carried to the time whose {sin(s theta), 1 - cos(s theta)} is `turned`, from
-/// its turn_frame: d + sin v x d + (1 - cos) v x (v x d), as edge_improper_near turns it.
-inline Vec3 turned(const TurnFrame& f, std::pair<double, double> turned) {
-  return Vec3(f.a + turned.first * f.va + turned.second * f.vva);
-}
-
 /// edge_improper_near with B's unit edge direction already turned to the time (`ub`, by `turned`
-/// above) and B's face normals turned by turned_normal_b(0) (left face) and turned_normal_b(1)
+/// below) and B's face normals turned by turned_normal_b(0) (left face) and turned_normal_b(1)
 /// (right face), asked only when A's terms do not decide: the same operations in the same order,
 /// so the same answer (the exact mode turns B's edge once per slab and edge, not per pair).
 template <class TurnedNormal>
@@ -177,6 +127,38 @@ inline bool edge_improper_near_turned(const mesh::Edge& ea, const mesh::Edge& eb
   take(-nb.dot(turned_normal_b(0)));
   if (eb.face_right >= 0) take(nb.dot(turned_normal_b(1)));
   return std::max(low, -high) + drift < threshold;
+}
+
+/// True when an edge-edge crossing of edges ea (unit direction ua, fixed) and eb (unit direction
+/// ub0 at s = 0, carried by the rotation by s theta about the unit `axis`, as are B's face normals
+/// normals_b) at any time within `width` of s cannot reach `threshold`, for either orientation of
+/// the normal (the kept one follows B's velocity at the crossing, unknown before the root is
+/// refined; -n changes the sign of every term). Each term of formula (7) is n . c with c fixed
+/// (A's faces) or turning at rate theta, |c| <= 1, and n = ua x ub(s) / |ua x ub(s)| turns at most
+/// theta / |ua x ub| while |ua x ub| >= |ua x ub(s)| - theta width: so within the span no term
+/// moves by more than theta width (1 / that sine + 1).
+/// `turned` is {sin(s theta), 1 - cos(s theta)} as EdgeTripleProduct::turn(s) gives them (callers
+/// that have just evaluated the triple product at s pass its values and save a sincos); the
+/// overload below computes them.
+inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
+                               const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,
+                               double theta, std::pair<double, double> turned, double width, double threshold) {
+  const double sn = turned.first, vers = turned.second;
+  auto turn = [&](const Vec3& d) {
+    const Vec3 vd = axis.cross(d);
+    return Vec3(d + sn * vd + vers * axis.cross(vd));
+  };
+  // The terms of edge_properness_terms in its order, A's (fixed) first: min and max only grow
+  // apart as terms come in, so when A's alone already put max(low, -high) + drift below the
+  // threshold, all of them do (the same answer), and B's turned normals are not needed.
+  const auto turned_normal_b = [&](int right) { return turn(normals_b[right ? eb.face_right : eb.face_left]); };
+  return edge_improper_near_turned(ea, eb, normals_a, ua, turn(ub0), turned_normal_b, theta, width, threshold);
+}
+
+/// A direction d of B carried to the time whose {sin(s theta), 1 - cos(s theta)} is `turned`, from
+/// its turn_frame: d + sin v x d + (1 - cos) v x (v x d), as edge_improper_near turns it.
+inline Vec3 turned(const TurnFrame& f, std::pair<double, double> turned) {
+  return Vec3(f.a + turned.first * f.va + turned.second * f.vva);
 }
 
 /// {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn

@@ -70,6 +70,17 @@ inline void closest_on_segments(const Vec3& p1, const Vec3& d1, const Vec3& p2, 
   c2 = p2 + t * d2;
 }
 
+/// A result with the fields every closed form sets alike: exact (gap 0), no iterations,
+/// converged; the distance, points and normal are the caller's.
+inline DistanceResult exact_answer() {
+  DistanceResult r;
+  r.gap = 0;
+  r.iterations = 0;
+  r.status = Status::converged;
+  r.detail = Detail::none;
+  return r;
+}
+
 /// The answer for cores (points of A's and B's cores, world) at distance |cb - ca| with margins
 /// (radii) ra, rb: the rounded shapes' distance, closest points, normal; or a common point.
 /// `core_sizes`: the cores' own extent (half-lengths, half-extents), which with the radii and
@@ -80,11 +91,7 @@ inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, 
   const double margins = ra + rb;
   const double scale = core + margins + core_sizes;
   if (!scale_in_range(scale)) return out_of_range_result<DistanceResult>();
-  DistanceResult r;
-  r.gap = 0;
-  r.iterations = 0;
-  r.status = Status::converged;
-  r.detail = Detail::none;
+  DistanceResult r = exact_answer();
   if (core <= margins) {
     r.distance = 0;
     r.intersect = true;
@@ -145,11 +152,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Box& b,
   const double ra = a.radius();
   const double scale = core + ra + h.maxCoeff();
   if (!scale_in_range(scale)) return out_of_range_result<DistanceResult>();
-  DistanceResult r;
-  r.gap = 0;
-  r.iterations = 0;
-  r.status = Status::converged;
-  r.detail = Detail::none;
+  DistanceResult r = exact_answer();
   const Vec3 qb = pb.apply(q);  // the box point nearest the centre, world
   const bool apart = core > ra;
   // Apart: n = rot (q - c) / |q - c|. Touching or overlapping: the nearest box point is in both
