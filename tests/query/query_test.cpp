@@ -107,12 +107,14 @@ TEST(QueryDispatch, EveryKindPairMatchesTheRuntimeSupportPath) {
                      ::testing::PrintToString(pose_b.translation().transpose()));
         // Bit-for-bit routing check on the GJK path; sphere/box/capsule pairs take exact closed
         // forms by default (gjk/closed_form.hpp), ellipsoid pairs Newton's method
-        // (gjk/ellipsoid_newton.hpp) and box pairs the separating-axis pre-pass
-        // (gjk/box_box.hpp), which must agree with GJK to its tolerance.
+        // (gjk/ellipsoid_newton.hpp), box pairs the separating-axis pre-pass (gjk/box_box.hpp)
+        // and cylinder / cone pairs the Newton polish (gjk/revolution_polish.hpp), which must
+        // agree with GJK to its tolerance.
         gjk::GjkOptions gjk_only;
         gjk_only.closed_forms = false;
         gjk_only.ellipsoid_newton = false;
         gjk_only.box_box = false;
+        gjk_only.revolution_polish = false;
         const DistanceResult d = query::distance(a, pose_a, b, pose_b, gjk_only);
         EXPECT_TRUE(equal(d, gjk::distance(a, pose_a, b, pose_b, gjk_only)));
         EXPECT_NEAR(query::distance(a, pose_a, b, pose_b).distance, d.distance, 1e-9 * (1 + d.distance));

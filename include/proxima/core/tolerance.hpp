@@ -194,6 +194,29 @@ inline constexpr double kBoxBoxMinCrossNorm = 1e-6;
 /// Box-box distance pre-pass: alternating projections (point of B nearest the point of A, then
 /// the point of A nearest that) tried when the separating axis's features are not the closest.
 inline constexpr int kBoxBoxProjections = 2;
+/// Cylinder / cone Newton polish (gjk/revolution_polish.hpp): GJK iterations before the polish is
+/// first considered, and between later checks. Pairs GJK settles in fewer keep its answer: a
+/// polish costs about as much as six GJK iterations on these shapes, so polishing the pairs GJK
+/// would finish in 7-9 slowed them. Measured on the benchmark's cylinder-cone row
+/// (docs/benchmarks.md, session 14): 6 gives separated pairs 1.55x faster but the row's median
+/// 3-7% slower, 9 separated 1.3x faster and the median unchanged.
+inline constexpr int kRevolutionPolishAfter = 9;
+/// Cylinder / cone Newton polish: it is tried (once) when GJK's bracket [lower bound, |v|] is
+/// within this fraction of |v|: a direction that far off names the right features and starts
+/// Newton in its basin (from GJK's first iterates, a gap of 100% and more, it can wander off).
+/// Unitless.
+inline constexpr double kRevolutionPolishStartGap = 0.05;
+/// Cylinder / cone Newton polish: Newton steps per round (2-5 from GJK's sixth iterate).
+inline constexpr int kRevolutionPolishMaxSteps = 8;
+/// Cylinder / cone Newton polish: rounds of naming the features and running Newton; the second
+/// names them again from the first round's direction, which can cross a kink of the support
+/// function that GJK's direction had not.
+inline constexpr int kRevolutionPolishRounds = 2;
+/// Cylinder / cone Newton polish: how close to a kink of a support function (relative to the
+/// direction's norm) the direction may be for the wider feature to be taken (a side rather than
+/// its rim, a disc rather than its rim). The wider feature contains the narrower, so generous
+/// costs only a parameter. Unitless.
+inline constexpr double kRevolutionKink = 0.05;
 
 // ----------------------------------------------------------------------------------------------
 // epa

@@ -23,6 +23,7 @@
 #include <proxima/gjk/ellipsoid_newton.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
+#include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/gjk/scale_range.hpp>
 #include <proxima/gjk/simplex.hpp>
 #include <proxima/shapes/concepts.hpp>
@@ -439,7 +440,63 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
   GjkRun run;
-  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
+  if constexpr (has_revolution_polish<A, B>) {
+    if (gjk_options->revolution_polish && gjk_options->max_iterations > kRevolutionPolishAfter) {
+      // Cylinders and cones: GJK as usual, in runs of kRevolutionPolishAfter iterations (the
+      // pairs it settles fast keep its answer); once it has proven the pair separated with a
+      // direction within kRevolutionPolishStartGap, the Newton polish (gjk/revolution_polish.hpp)
+      // is tried once, and GJK goes on to the cap where it does not certify.
+      GjkOptions part = *gjk_options;
+      part.max_iterations = kRevolutionPolishAfter;
+      run_warm_gjk<GjkMode::distance, false>(md, pose_a, scale, part, warm, run);
+      int done = run.iterations;
+      bool tried = false;
+      while (run.status == Status::iteration_limit && done < gjk_options->max_iterations) {
+        const double vn = std::sqrt(run.v.squaredNorm());
+        if (!tried && !run.contact && run.lower_bound > 0 && vn - run.lower_bound <= kRevolutionPolishStartGap * vn) {
+          tried = true;
+          const Witnesses w = simplex_witnesses(run.simplex);
+          RevolutionPolish polish;
+          if (revolution_polish(a, b, b_in_a, Vec3(-run.v / vn), w.a, b_in_a.apply_inverse(w.b),
+                                gjk_options->relative_tolerance, gjk_options->absolute_tolerance, scale, polish)) {
+            DistanceResult r;
+            r.iterations = done + polish.steps + newton_steps;
+            r.status = Status::converged;
+            r.detail = Detail::duality_gap;
+            r.gap = std::max(0.0, polish.upper - polish.lower);
+            r.distance = polish.upper;
+            r.intersect = false;
+            r.normal = pose_a.rotate(polish.normal);
+            r.point_a = pose_a.apply(polish.point_a);
+            r.point_b = pose_a.apply(polish.point_b);
+            if constexpr (Store) {
+              store_warm_simplex(run.simplex, b_in_a, warm);
+              warm.hint_a = md.hint_a_;
+              warm.hint_b = md.hint_b_;
+              warm.direction = r.normal;
+            }
+            return r;
+          }
+        }
+        const int left = gjk_options->max_iterations - done;
+        part.max_iterations = tried ? left : std::min(left, kRevolutionPolishAfter);
+        run.contact = false;  // set by a capped run for its final |v| only; decided again
+        run.iterations = 0;
+        run_gjk_in_place<GjkMode::distance>(md, run, run.v, scale, part);
+        done += run.iterations;
+      }
+      run.iterations = done;
+      if constexpr (Store) {
+        store_warm_simplex(run.simplex, b_in_a, warm);
+        warm.hint_a = md.hint_a_;
+        warm.hint_b = md.hint_b_;
+      }
+    } else {
+      run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
+    }
+  } else {
+    run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
+  }
 
   DistanceResult r;
   r.iterations = run.iterations + newton_steps;
@@ -494,6 +551,12 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// options.max_iterations < kBoxBoxMinIterations; a pair it does not certify (vertex-vertex or
 /// vertex-edge closest features its projections did not settle, touching within the contact band,
 /// the rounding floor) goes on to GJK, seeded with the pre-pass's direction on a cold start.
+///
+/// Cylinder and Cone pairs (any combination) that GJK has proven separated but not settled within
+/// kRevolutionPolishAfter iterations are finished by Newton's method on the features holding the
+/// closest points (gjk/revolution_polish.hpp: the same fields, certificate and tolerances;
+/// iterations counts GJK's and Newton's steps) unless options.revolution_polish is false; where
+/// it does not certify, GJK goes on with the iterations left.
 ///
 /// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
 /// subtracts the margins of rounded shapes and converts once to the world frame:

@@ -38,6 +38,11 @@ struct GjkOptions {
   /// not certify). Only when max_iterations >= kBoxBoxMinIterations: under a smaller cap these
   /// pairs run GJK as with the option off. Off: GJK for those pairs.
   bool box_box = true;
+  /// gjk::distance polishes Cylinder and Cone pairs (any combination) that GJK has proven
+  /// separated but not settled within kRevolutionPolishAfter iterations by Newton's method on the
+  /// features holding the closest points (gjk/revolution_polish.hpp: same certificate and
+  /// tolerances, GJK goes on when it does not certify). Off: GJK alone for those pairs.
+  bool revolution_polish = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
