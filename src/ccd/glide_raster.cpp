@@ -497,16 +497,19 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
 // and the car hulls +3% (docs/benchmarks.md, session 14).
 constexpr std::size_t kSegmentPairsPerRecord = 1;
 
-void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
-                     std::vector<EdgeCandidate>& merged) {
+void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScan scan,
+                     EdgeScratch& scratch, std::vector<EdgeCandidate>& merged) {
   std::vector<EdgeCandidate>& out = scratch.found;
   out.clear();
   merged.clear();
-  std::size_t edges_drawn_a = 0, edges_drawn_b = 0;
-  for (const ScreenSegment& s : a.segments) edges_drawn_a += s.edge >= 0;
-  for (const ScreenSegment& s : b.segments) edges_drawn_b += s.edge >= 0;
-  if (!a.out_of_records && !b.out_of_records &&
-      edges_drawn_a * edges_drawn_b <= kSegmentPairsPerRecord * (a.records.size() + b.records.size())) {
+  bool by_segments = scan == EdgeScan::segments;
+  if (scan == EdgeScan::by_size) {
+    std::size_t edges_drawn_a = 0, edges_drawn_b = 0;
+    for (const ScreenSegment& s : a.segments) edges_drawn_a += s.edge >= 0;
+    for (const ScreenSegment& s : b.segments) edges_drawn_b += s.edge >= 0;
+    by_segments = edges_drawn_a * edges_drawn_b <= kSegmentPairsPerRecord * (a.records.size() + b.records.size());
+  }
+  if (by_segments && !a.out_of_records && !b.out_of_records) {
     edge_windows_by_segments(a, b, pad, pixel, scratch, out);
   } else {
     edge_windows_by_rows(a, b, pad, pixel, scratch, out);
@@ -953,7 +956,8 @@ thread_local Workspace t_workspace;
 [[gnu::cold]] void release_raster_storage() { t_workspace = Workspace{}; }
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
-                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull) {
+                                    const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull,
+                                    EdgeScan edge_scan) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   const Screw a_motion = decompose(a_end * a_start.inverse());
@@ -1060,7 +1064,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   vertex_face_candidates(raster_a, raster_b, pad, work.vertex_face, vf);
   vertex_face_candidates(raster_b, raster_a, pad, work.vertex_face, fv);
   std::vector<EdgeCandidate>& ee = work.ee;
-  edge_candidates(raster_a, raster_b, pad, pixel, work.edge, ee);
+  edge_candidates(raster_a, raster_b, pad, pixel, edge_scan, work.edge, ee);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   std::size_t edge_pairs = ee.size();
