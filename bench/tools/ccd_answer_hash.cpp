@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
-// The exact mode of ccd::screw_collisions on the ccd bench's motions (bench/suites/ccd_cases.hpp),
-// to prove a cost-only change bit-identical and to count its instructions. Build and run with
-// bench/tools/ccd_answer_hash.sh (docs/benchmarks.md, 2026-11-26 session 13).
-//   ccd_answer_hash hash [threshold] [nocount]   one line per seed (1-5) and case, then the total:
-//       a hash (FNV-1a 64) of every field of every result (contact, toi, point, normal, status,
-//       detail, iterations, candidate_pairs unless nocount) and of every collision (type, feature
-//       ids, time, point, normal, properness), full and first_contact_only, 64 motions per case
+// ccd::screw_collisions (exact mode, or the raster mode with the word `raster` anywhere among the
+// arguments) on the ccd bench's motions (bench/suites/ccd_cases.hpp), to prove a cost-only change
+// bit-identical and to count its instructions. Build and run with bench/tools/ccd_answer_hash.sh
+// (docs/benchmarks.md, 2026-11-26 sessions 13 and 14).
+//   ccd_answer_hash hash [threshold] [nocount|answers]   one line per seed (1-5) and case, then
+//       the total: a hash (FNV-1a 64) of every field of every result (contact, toi, point, normal,
+//       status, detail, iterations unless answers, candidate_pairs unless nocount or answers) and
+//       of every collision (type, feature ids, time, point, normal, properness), full and
+//       first_contact_only, 64 motions per case
 //   ccd_answer_hash run <case> <motions> <seed> [first]   the case's queries once (for callgrind
 //       with --toggle-collect on screw_collisions' full signature)
 //   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
 //   ccd_answer_hash time <case> <motions> <seed> <passes>  best pass, wall clock
+//   raster (anywhere): the same in ScrewMethod::raster; `hash` then runs the medium, low and high
+//       presets of core/tolerance.hpp (one line per seed, preset and case), the others the medium
 #include "fnv_hasher.hpp"
 #include "suites/ccd_cases.hpp"
 #include <proxima/ccd/screw_collisions.hpp>
@@ -25,47 +29,87 @@ namespace {
 
 using Hasher = bench::FnvHasher;
 
+// The raster presets the hash covers (pixel size, time resolution), medium first.
+struct RasterPreset {
+  const char* name;
+  double pixel, time;
+};
+constexpr RasterPreset kPresets[] = {{"medium", kCcdRasterPixelSizeMedium, kCcdRasterTimeResolutionMedium},
+                                     {"low", kCcdRasterPixelSizeLow, kCcdRasterTimeResolutionLow},
+                                     {"high", kCcdRasterPixelSizeHigh, kCcdRasterTimeResolutionHigh}};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `raster` anywhere among the arguments selects the raster mode; it is taken out of argv so the
+  // positional arguments keep their places.
+  bool raster = false;
+  {
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+      if (std::string(argv[i]) == "raster") {
+        raster = true;
+      } else {
+        argv[kept++] = argv[i];
+      }
+    }
+    argc = kept;
+  }
+  auto base_options = [&](int preset) {
+    ccd::ScrewOptions o;
+    if (raster) {
+      o.method = ccd::ScrewMethod::raster;
+      o.pixel_size = kPresets[preset].pixel;
+      o.time_resolution = kPresets[preset].time;
+    }
+    return o;
+  };
+  const int presets = raster ? 3 : 1;
   std::string mode = argc > 1 ? argv[1] : "hash";
   if (mode == "hash") {
     double thr = argc > 2 ? std::atof(argv[2]) : ccd::ScrewOptions{}.properness_threshold;
-    bool with_counts = !(argc > 3 && std::string(argv[3]) == "nocount");
+    // nocount: without candidate_pairs; answers: without candidate_pairs and iterations (the raster
+    // counts its pixel records in iterations, so a change that draws less keeps only this hash).
+    const std::string counts = argc > 3 ? argv[3] : "";
+    bool with_counts = counts != "nocount" && counts != "answers";
+    bool with_iterations = counts != "answers";
     Hasher all;
     long ncoll = 0;
     long pairs_total = 0;
     for (int seed = 1; seed <= 5; ++seed) {
       auto cases = bench::make_ccd_cases(64, seed);
-      for (auto& c : cases) {
-        Hasher hc;
-        long nc = 0;
-        long pairs = 0;
-        for (int first = 0; first < 2; ++first) {
-          ccd::ScrewOptions o;
-          o.first_contact_only = first;
-          o.properness_threshold = thr;
-          for (auto& m : c.motions) {
-            auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
-            for (Hasher* h : {&hc, &all}) {
-              h->add(r.contact); h->add(r.toi); h->add(r.point); h->add(r.normal);
-              h->add(static_cast<int>(r.status)); h->add(static_cast<int>(r.detail));
-              h->add(r.iterations);
-              if (with_counts) h->add(r.candidate_pairs);
-              h->add(static_cast<int>(r.collisions.size()));
-              for (auto& k : r.collisions) {
-                h->add(static_cast<int>(k.type)); h->add(k.vertex); h->add(k.face); h->add(k.edge_a); h->add(k.edge_b);
-                h->add(k.time); h->add(k.point); h->add(k.normal); h->add(k.properness);
+      for (int preset = 0; preset < presets; ++preset) {
+        for (auto& c : cases) {
+          Hasher hc;
+          long nc = 0;
+          long pairs = 0;
+          for (int first = 0; first < 2; ++first) {
+            ccd::ScrewOptions o = base_options(preset);
+            o.first_contact_only = first;
+            o.properness_threshold = thr;
+            for (auto& m : c.motions) {
+              auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
+              for (Hasher* h : {&hc, &all}) {
+                h->add(r.contact); h->add(r.toi); h->add(r.point); h->add(r.normal);
+                h->add(static_cast<int>(r.status)); h->add(static_cast<int>(r.detail));
+                if (with_iterations) h->add(r.iterations);
+                if (with_counts) h->add(r.candidate_pairs);
+                h->add(static_cast<int>(r.collisions.size()));
+                for (auto& k : r.collisions) {
+                  h->add(static_cast<int>(k.type)); h->add(k.vertex); h->add(k.face); h->add(k.edge_a); h->add(k.edge_b);
+                  h->add(k.time); h->add(k.point); h->add(k.normal); h->add(k.properness);
+                }
               }
+              nc += static_cast<long>(r.collisions.size());
+              pairs += r.candidate_pairs;
             }
-            nc += static_cast<long>(r.collisions.size());
-            pairs += r.candidate_pairs;
           }
+          ncoll += nc;
+          pairs_total += pairs;
+          std::printf("seed %d %s%-16s collisions=%ld pairs=%ld hash=%016llx\n", seed,
+                      raster ? (std::string(kPresets[preset].name) + " ").c_str() : "", c.name.c_str(), nc, pairs,
+                      (unsigned long long)hc.h);
         }
-        ncoll += nc;
-        pairs_total += pairs;
-        std::printf("seed %d %-16s collisions=%ld pairs=%ld hash=%016llx\n", seed, c.name.c_str(), nc, pairs,
-                    (unsigned long long)hc.h);
       }
     }
     std::printf("TOTAL collisions=%ld pairs=%ld values=%ld hash=%016llx\n", ncoll, pairs_total, all.values,
@@ -74,9 +118,9 @@ int main(int argc, char** argv) {
   }
   if ((mode != "setup" && mode != "run" && mode != "time") || argc < 5 || (mode == "time" && argc < 6)) {
     std::fprintf(stderr,
-                 "usage: %s [hash [THRESHOLD [nocount]]]\n"
-                 "       %s setup|run CASE MOTIONS SEED [first]\n"
-                 "       %s time CASE MOTIONS SEED PASSES\n",
+                 "usage: %s [hash [THRESHOLD [nocount|answers]]] [raster]\n"
+                 "       %s setup|run CASE MOTIONS SEED [first] [raster]\n"
+                 "       %s time CASE MOTIONS SEED PASSES [raster]\n",
                  argv[0], argv[0], argv[0]);
     return 2;
   }
@@ -87,7 +131,7 @@ int main(int argc, char** argv) {
   for (auto& c : cases) {
     if (c.name != name) continue;
     if (mode == "setup") return 0;
-    ccd::ScrewOptions o;
+    ccd::ScrewOptions o = base_options(0);
     if (mode == "run") {
       o.first_contact_only = argc > 5 && std::string(argv[5]) == "first";
       long n = 0, pairs = 0;

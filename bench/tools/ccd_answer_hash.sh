@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Hash of every field of every exact-mode screw_collisions answer on the ccd bench's motions
-# (bench/tools/ccd_answer_hash.cpp), to show a change is bit-identical: run on the build before and
-# after and compare the last line. Extra arguments go to the tool (default: hash).
+# Hash of every field of every screw_collisions answer on the ccd bench's motions, exact mode or,
+# with the argument `raster`, the raster mode at its three presets (bench/tools/ccd_answer_hash.cpp),
+# to show a change is bit-identical: run on the build before and after and compare the last line.
+# Extra arguments go to the tool (default: hash).
 # usage: bench/tools/ccd_answer_hash.sh BUILD_DIR [ARGS...]   (a configured build with proxima_ccd built)
 set -e
 BUILD=${1:?build directory}

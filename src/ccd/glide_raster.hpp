@@ -4,6 +4,8 @@
 
 #include <proxima/ccd/screw_collisions.hpp>
 
+#include <cstdint>
+
 namespace proxima::ccd::detail {
 
 /// screw_collisions with ScrewMethod::raster (options already validated). Steps (seed section 9):
@@ -14,7 +16,8 @@ namespace proxima::ccd::detail {
 ///    (crossing parity along the row) or passes within the pad, a quarter pixel (the seed's VE / VV
 ///    cases; raster_screen.hpp, kCandidatePadPerPixel);
 /// 6. edge-crossing scan: per row, pairs of non-virtual edge records of A and B whose screen
-///    pieces meet within the pad, with the time estimate t_A - t_B from the pieces;
+///    pieces meet within the pad, with the time estimate t_A - t_B from the pieces (small bodies:
+///    the same record pairs found by pairs of edge segments, EdgeScan below);
 /// then each candidate is resolved analytically: vertex-face times by the entering roots of the
 /// closed-form plane distance (the seed's Newton step, made safe by splitting at the function's
 /// turning points), edge-edge times by bracketing the triple product around the screen estimate.
@@ -29,9 +32,15 @@ namespace proxima::ccd::detail {
 ///
 /// The working vectors live in a per-thread workspace that keeps its storage between calls (it
 /// grows to the largest query the thread has run): a warm query allocates only its result.
+/// Which edge-crossing scan step 6 takes (cost only: both give the same candidates, so the same
+/// result bit for bit). by_size: pairs of edge segments when they number at most the two bodies'
+/// pixel records, else rows; rows and segments force one (the tests compare them). A body that ran
+/// out of records is always scanned by rows.
+enum class EdgeScan : std::uint8_t { by_size, rows, segments };
+
 ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
-                                    bool cull = true);
+                                    bool cull = true, EdgeScan edge_scan = EdgeScan::by_size);
 
 /// Frees the calling thread's raster workspace (ccd::release_thread_storage).
 void release_raster_storage();

@@ -108,6 +108,8 @@ void BodyRaster::clear() {
   vertices.clear();
   row_min = std::numeric_limits<int>::max();
   row_max = std::numeric_limits<int>::min();
+  row_lo = std::numeric_limits<int>::min();
+  row_hi = std::numeric_limits<int>::max();
   out_of_records = false;
   subdivision_capped = false;
 }
@@ -239,20 +241,13 @@ class Drawer {
     out_.segments.push_back(s);
     const int k0 = std::max(row_of(std::min(s.r0, s.r1), set_.pixel), set_.row_lo);
     const int k1 = std::min(row_of(std::max(s.r0, s.r1), set_.pixel), set_.row_hi);
-    const double dr = s.r1 - s.r0;
     for (int k = k0; k <= k1; ++k) {
       if (static_cast<int>(out_.records.size()) >= set_.max_records) {
         out_.out_of_records = true;
         return;
       }
-      double ua = 0, ub = 1;
-      if (dr != 0) {
-        const double band_lo = k * set_.pixel, band_hi = (k + 1) * set_.pixel;
-        ua = std::clamp((band_lo - s.r0) / dr, 0.0, 1.0);
-        ub = std::clamp((band_hi - s.r0) / dr, 0.0, 1.0);
-      }
-      const double ha = s.h0 + ua * (s.h1 - s.h0), hb = s.h0 + ub * (s.h1 - s.h0);
-      out_.records.push_back({k, std::min(ha, hb), std::max(ha, hb), segment});
+      const auto [hmin, hmax] = record_span(s, k, set_.pixel);
+      out_.records.push_back({k, hmin, hmax, segment});
       out_.row_min = std::min(out_.row_min, k);
       out_.row_max = std::max(out_.row_max, k);
     }
@@ -279,6 +274,8 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
 void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch) {
   out.clear();
+  out.row_lo = settings.row_lo;
+  out.row_hi = settings.row_hi;
   // A first guess of the sizes (each edge is drawn for both of its faces, a few pieces and rows
   // each) saves most of the regrowth copies.
   out.segments.reserve(static_cast<std::size_t>(kPiecesPerEdgeGuess * m.num_edges()));

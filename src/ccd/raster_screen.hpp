@@ -9,9 +9,11 @@
 #include <proxima/ccd/collision_screen.hpp>
 #include <proxima/mesh/mesh.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace proxima::ccd::detail {
@@ -101,6 +103,8 @@ struct BodyRaster {
   std::vector<VertexRecord> vertices;             ///< sorted by (row, h); one per vertex and branch
   int row_min = std::numeric_limits<int>::max();  ///< rows with records (none: row_min > row_max)
   int row_max = std::numeric_limits<int>::min();
+  int row_lo = std::numeric_limits<int>::min();  ///< RasterSettings::row_lo / row_hi it was drawn with
+  int row_hi = std::numeric_limits<int>::max();
   bool out_of_records = false;      ///< max_records was reached: records are missing
   bool subdivision_capped = false;  ///< some piece hit max_subdivision (drawn straight there)
 
@@ -154,6 +158,22 @@ RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const Radi
 
 /// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)).
 int row_of(double r, double pixel);
+
+/// The h range [hmin, hmax] of the pixel record of segment s in row k (the Bresenham step of
+/// draw_body, which calls this): the piece's h at its ends within the row band [k pixel, (k + 1)
+/// pixel]. Inline so that the edge-crossing scan, which recomputes records of segments, gets the
+/// same numbers bit for bit.
+inline std::pair<double, double> record_span(const ScreenSegment& s, int k, double pixel) {
+  double ua = 0, ub = 1;
+  const double dr = s.r1 - s.r0;
+  if (dr != 0) {
+    const double band_lo = k * pixel, band_hi = (k + 1) * pixel;
+    ua = std::clamp((band_lo - s.r0) / dr, 0.0, 1.0);
+    ub = std::clamp((band_hi - s.r0) / dr, 0.0, 1.0);
+  }
+  const double ha = s.h0 + ua * (s.h1 - s.h0), hb = s.h0 + ub * (s.h1 - s.h0);
+  return {std::min(ha, hb), std::max(ha, hb)};
+}
 
 /// The azimuth of canonical point c in a branch (see Branch).
 double branch_phi(const Vec3& c, Branch branch);
