@@ -89,6 +89,72 @@ __attribute__((target("avx2"), always_inline)) inline int scan_avx2_inline(const
   return static_cast<int>(_mm256_cvtsd_f64(index));
 }
 
+// The scan of the fused pair supports below, where both hulls have fewer than
+// kPolytopeHillClimbMinVertices vertices (n4 <= 48). Same products, same vertex (the first of the
+// largest product; -0 == +0; NaN never wins; vertex 0 when nothing exceeds -inf), shorter wait.
+// Why: GJK and EPA call the support in a dependent chain (the next direction waits for this
+// point), and a support call measured about 34 ns of latency at 32 vertices, of which the vertex
+// count is about 6 (bench/tools/gjk_latency_probe.cpp, docs/benchmarks.md session 14). After the
+// products, scan_avx2_inline's tail is: the largest value, then a blend of the lane indices, two
+// halvings of min_pd and a conversion to int, all in one chain. Here the loop keeps no indices
+// (the products go to a stack buffer instead), and once the largest value m is known, the first
+// index holding it comes from the bit mask of "product == m" over the buffer (compares that do
+// not depend on each other, then a bit scan): no branch on where it lies, unlike a search of the
+// buffer (docs/benchmarks.md, gjk-speed7, change 2: its data-dependent exit cost more than it
+// saved on cold queries).
+// m is one of the products (max_pd returns an operand), so the mask is not empty unless m is the
+// -inf start value or a -inf product, where the sequential scan's answer is vertex 0.
+__attribute__((target("avx2"), always_inline)) inline int scan_small_avx2(const double* x, const double* y,
+                                                                        const double* z, std::size_t n4, double dx,
+                                                                        double dy, double dz) {
+  constexpr std::size_t kMaxPadded = (kPolytopeHillClimbMinVertices + 3) / 4 * 4;
+  static_assert(kMaxPadded <= 64, "one bit per product in a 64-bit mask");
+  // The fused calls are documented for hulls that scan; a larger one (a direct caller) takes the
+  // general scan rather than overrunning the buffer.
+  if (n4 > kMaxPadded) return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
+  alignas(32) double products[kMaxPadded];
+  const __m256d vx = _mm256_set1_pd(dx);
+  const __m256d vy = _mm256_set1_pd(dy);
+  const __m256d vz = _mm256_set1_pd(dz);
+  const __m256d minus_inf = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
+  __m256d best0 = minus_inf;
+  __m256d best1 = minus_inf;
+  std::size_t i = 0;
+  for (; i + 8 <= n4; i += 8) {
+    const __m256d v0 = dots4(vx, vy, vz, x, y, z, i);
+    const __m256d v1 = dots4(vx, vy, vz, x, y, z, i + 4);
+    _mm256_store_pd(products + i, v0);
+    _mm256_store_pd(products + i + 4, v1);
+    best0 = _mm256_max_pd(v0, best0);  // NaN never replaces the running maximum
+    best1 = _mm256_max_pd(v1, best1);
+  }
+  if (i < n4) {  // a last block of 4
+    const __m256d v0 = dots4(vx, vy, vz, x, y, z, i);
+    _mm256_store_pd(products + i, v0);
+    best0 = _mm256_max_pd(v0, best0);
+  }
+  __m256d m = _mm256_max_pd(best0, best1);
+  m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
+  m = _mm256_max_pd(m, _mm256_permute_pd(m, 0x5));
+  // Bit k set when product k == m (== treats -0 and +0 alike; false on NaN); two accumulators.
+  unsigned long long mask0 = 0;
+  unsigned long long mask1 = 0;
+  std::size_t j = 0;
+  for (; j + 8 <= n4; j += 8) {
+    const int e0 = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_load_pd(products + j), m, _CMP_EQ_OQ));
+    const int e1 = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_load_pd(products + j + 4), m, _CMP_EQ_OQ));
+    mask0 |= static_cast<unsigned long long>(e0) << j;
+    mask1 |= static_cast<unsigned long long>(e1) << (j + 4);
+  }
+  if (j < n4) {
+    const int e0 = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_load_pd(products + j), m, _CMP_EQ_OQ));
+    mask0 |= static_cast<unsigned long long>(e0) << j;
+  }
+  const unsigned long long mask = mask0 | mask1;
+  const bool above_minus_inf = _mm256_cvtsd_f64(m) > -std::numeric_limits<double>::infinity();
+  return above_minus_inf ? __builtin_ctzll(mask) : 0;
+}
+
 __attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
                                               double dx, double dy, double dz) {
   return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
@@ -100,11 +166,11 @@ __attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(c
                                                                                const Pose& b_in_a, const Vec3& d) {
   PolytopePairSupport s;
   const double* ax = a.coords_;
-  s.index_a = scan_avx2_inline(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  s.index_a = scan_small_avx2(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
   s.a = a.vertex(s.index_a);
   const Vec3 db = b_in_a.rotate_inverse(-d);
   const double* bx = b.coords_;
-  s.index_b = scan_avx2_inline(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  s.index_b = scan_small_avx2(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
   s.b = b_in_a.apply(b.vertex(s.index_b));
   s.w = s.a - s.b;
   return s;
@@ -116,11 +182,11 @@ __attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope
                                                                   const Pose& b_in_a, const Vec3& d, int& index_a,
                                                                   int& index_b) {
   const double* ax = a.coords_;
-  index_a = scan_avx2_inline(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  index_a = scan_small_avx2(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
   const Vec3 sa = a.vertex(index_a);
   const Vec3 db = b_in_a.rotate_inverse(-d);
   const double* bx = b.coords_;
-  index_b = scan_avx2_inline(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  index_b = scan_small_avx2(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
   const Vec3 sb = b_in_a.apply(b.vertex(index_b));
   return sa - sb;
 }

@@ -309,5 +309,63 @@ TEST(Epa, CapsReportBestLowerBound) {
   }
 }
 
+/// The face closest_face() must return, from the faces themselves: the first live, valid face of
+/// smallest plane distance (-1 if none).
+template <class Hull>
+int closest_face_reference(const Hull& hull) {
+  int best = -1;
+  for (int f = 0; f < hull.num_face_slots(); ++f) {
+    const EpaFace& face = hull.face(f);
+    if (face.alive && face.valid && (best < 0 || face.distance < hull.face(best).distance)) best = f;
+  }
+  return best;
+}
+
+// closest_face() scans its keys in four lanes (epa_hull.hpp); it must still pick the first face of
+// smallest distance. Hulls grown by hand from symmetric starts, where faces share their distance
+// bit for bit (ties across lanes and within one), and from random ones, with 1..15 face slots in
+// use beyond a multiple of four (the tail in lane 0), and slivers (+inf keys).
+TEST(Epa, ClosestFaceIsTheFirstNearest) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const auto point = [](const Vec3& w) { return SupportPoint{w, w, Vec3::Zero()}; };
+  int ties = 0;
+  int checked = 0;
+  for (int run = 0; run < 400; ++run) {
+    BasicEpaHull<64, 128> hull;
+    std::array<SupportPoint, 4> tet;
+    if (run % 2 == 0) {  // regular tetrahedron about the origin: four faces at one distance
+      const double s = run % 4 == 0 ? 1.0 : 0.375;
+      tet = {point(Vec3(s, s, s)), point(Vec3(s, -s, -s)), point(Vec3(-s, s, -s)), point(Vec3(-s, -s, s))};
+    } else {
+      for (auto& p : tet) p = point(Vec3(unit(rng), unit(rng), unit(rng)));
+    }
+    // Large enough for run % 8 == 7 to turn some random faces into slivers.
+    hull.reset_tetrahedron(tet, run % 8 == 7 ? 0.05 : 1e-12);
+    for (int step = 0; step < 40; ++step) {
+      const int best = hull.closest_face();
+      ASSERT_EQ(best, closest_face_reference(hull)) << "run " << run << " step " << step;
+      ++checked;
+      if (best < 0) break;
+      for (int f = 0; f < hull.num_face_slots(); ++f) {
+        const EpaFace& face = hull.face(f);
+        if (f != best && face.alive && face.valid && face.distance == hull.face(best).distance) ++ties;
+      }
+      // A new vertex beyond the chosen face: symmetric runs push along its normal from its
+      // centroid (keeping faces at equal distances), random runs add a random offset.
+      const EpaFace& face = hull.face(best);
+      Vec3 c = Vec3::Zero();
+      for (int v : face.vertex) c += hull.vertex(v).w / 3;
+      Vec3 w = c + 0.5 * face.normal;
+      if (run % 2 == 1) w += 0.2 * Vec3(unit(rng), unit(rng), unit(rng));
+      if (!(face.normal.dot(w) > face.distance)) continue;
+      const int v = hull.add_vertex(point(w));
+      if (v < 0 || hull.expand(best, v) != BasicEpaHull<64, 128>::Expansion::done) break;
+    }
+  }
+  EXPECT_GT(ties, 0);  // the symmetric starts did produce exact ties
+  EXPECT_GT(checked, 4000);
+}
+
 }  // namespace
 }  // namespace proxima::gjk

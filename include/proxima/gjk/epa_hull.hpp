@@ -92,17 +92,45 @@ class BasicEpaHull {
   /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none.
   /// Linear scan over a compact array of keys (the distance of a live, valid face, +inf otherwise),
   /// which selects the same face as testing alive, valid and distance on the faces themselves.
+  /// Why four lanes: every EPA iteration waits for this scan (its support direction is the
+  /// answer's normal), and one running minimum is a chain of dependent compares, one per face
+  /// slot; four independent running minima (slots f = 0, 1, 2, 3 mod 4, the tail in lane 0) cut
+  /// that chain to a quarter. Written with selects, not branches, so it compiles to minsd/cmov (a
+  /// version written over std::arrays compiled to branches and measured slower). Same face: each
+  /// lane keeps its first strict minimum (keys are never NaN: finite or +inf), and the merge takes
+  /// the smaller key, then the smaller index, so the answer is the first minimum of the whole
+  /// array; a lane that saw only +inf keeps index -1, as the single scan does when all are +inf.
   int closest_face() const {
-    int best = -1;
-    double best_distance = std::numeric_limits<double>::infinity();
-    for (int f = 0; f < num_faces_; ++f) {
-      const double key = key_[static_cast<std::size_t>(f)];
-      if (key < best_distance) {
-        best_distance = key;
-        best = f;
-      }
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double v0 = inf, v1 = inf, v2 = inf, v3 = inf;
+    int i0 = -1, i1 = -1, i2 = -1, i3 = -1;
+    const double* key = key_.data();
+    int f = 0;
+    for (; f + 4 <= num_faces_; f += 4) {
+      const double k0 = key[f], k1 = key[f + 1], k2 = key[f + 2], k3 = key[f + 3];
+      i0 = k0 < v0 ? f : i0;
+      v0 = k0 < v0 ? k0 : v0;
+      i1 = k1 < v1 ? f + 1 : i1;
+      v1 = k1 < v1 ? k1 : v1;
+      i2 = k2 < v2 ? f + 2 : i2;
+      v2 = k2 < v2 ? k2 : v2;
+      i3 = k3 < v3 ? f + 3 : i3;
+      v3 = k3 < v3 ? k3 : v3;
     }
-    return best;
+    for (; f < num_faces_; ++f) {  // the last 0-3 slots: larger indices than any before
+      const double k = key[f];
+      i0 = k < v0 ? f : i0;
+      v0 = k < v0 ? k : v0;
+    }
+    const auto take = [](double& v, int& i, double w, int j) {
+      const bool better = w < v || (w == v && j < i);
+      i = better ? j : i;
+      v = better ? w : v;
+    };
+    take(v0, i0, v1, i1);
+    take(v2, i2, v3, i3);
+    take(v0, i0, v2, i2);
+    return i0;
   }
 
   /// Replaces every face visible from vertex `v` (starting from `face`, which must be visible)
