@@ -122,25 +122,32 @@ using VecE = Eigen::Matrix<double, kEpigraphColumns, 1>;
 constexpr int kSetUpCheckFrom = 20;
 constexpr int kSetUpCheckEvery = 10;
 /// A set-up solve has stalled when its progress measure (gap plus stationarity times the
-/// feasible widths) is not below this share of its value two checks (20 iterations) earlier. A
-/// healthy interior-point run divides it by far more in 20 iterations; the stalled runs seen
+/// feasible widths) is not below kSetUpStallRatio of its value `window` checks earlier. A healthy
+/// interior-point run divides it by far more over 20 iterations; the stalled runs seen
 /// (reformulated box solves at a degenerate optimum, walls of exponents of 1e17 and more) sit at
 /// the same value for hundreds of iterations, up to the cap, which was the construction cost.
 constexpr double kSetUpStallRatio = 0.5;
+/// The window in checks: 2 (20 iterations) once a solve's answer is usable (a box solve, or
+/// phase one at a negative margin); kSetUpLongWindow (100 iterations) for phase one before its
+/// margin is negative, which can sit on a plateau for 30-40 iterations and then converge (a
+/// reformulated phase one of a sheared superquadric with exponents (1, 1, 3.28) cut through
+/// its centre: 66 iterations in all, the plateau from 20 to 60).
+constexpr int kSetUpShortWindow = 2;
+constexpr int kSetUpLongWindow = 10;
 /// A reformulated box solve whose bound leaves more than this (normalised units: a share of
 /// the object's scale) is followed by the direct solve, and the tighter bound kept.
 constexpr double kSetUpLooseBound = 1e-6;
 
 /// Remembers the progress measure at each check; stalled() once it has not fallen below
-/// kSetUpStallRatio of its value two checks earlier (or is not a number).
+/// kSetUpStallRatio of its value `window` checks earlier (or is not a number).
 struct StallCheck {
-  std::array<double, 2> last{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  std::array<double, kSetUpLongWindow> last{};
   int seen = 0;
-  bool stalled(double value) {
+  bool stalled(double value, int window = kSetUpShortWindow) {
     if (std::isnan(value)) return true;
-    const bool stuck = seen >= 2 && !(value < kSetUpStallRatio * last[0]);
-    last[0] = last[1];
-    last[1] = value;
+    const auto at = [&](int back) { return last[static_cast<std::size_t>((seen - back) % kSetUpLongWindow)]; };
+    const bool stuck = seen >= window && !(value < kSetUpStallRatio * at(window));
+    last[static_cast<std::size_t>(seen % kSetUpLongWindow)] = value;
     ++seen;
     return stuck;
   }
@@ -365,11 +372,16 @@ Object::Object(std::vector<Part> parts) : parts_(std::move(parts)) {
       Workspace<kEpigraphColumns> wse;
       // The interior point need not be the optimum to the last digit: a solve that has stopped
       // improving (StallCheck: at a degenerate optimum, or on the walls of huge exponents) is
-      // ended rather than run to the cap; its point is used if its margin is negative, and
+      // ended rather than run to the cap, after 20 iterations without progress at a negative
+      // margin and after 100 before; its point is used if its margin is negative, and
       // otherwise the direct solve decides.
       StallCheck stall;
       const auto re = solve(pe, z, {}, options.initial_barrier, staged, wse, never_stop,
-                            [&](const VecE&) { return stall.stalled(progress(pe, wse)); });
+                            [&](const VecE& zc) {
+                              return stall.stalled(progress(pe, wse), zc(3) < -kIpmEmptyInteriorTolerance
+                                                                          ? kSetUpShortWindow
+                                                                          : kSetUpLongWindow);
+                            });
       const Vec3 candidate = scale * re.z.head<3>();
       bool inside = re.termination != Termination::unbounded && re.z(3) < -kIpmEmptyInteriorTolerance;
       for (const auto& part : parts_) inside = inside && part.value(candidate) < 0;
