@@ -388,7 +388,7 @@ Object::Object(std::vector<Part> parts) : parts_(std::move(parts)) {
       if (inside) {
         interior_ = candidate;
         found = true;
-      } else if (re.termination == Termination::converged) {
+      } else if (re.termination == Termination::converged && !(re.z(3) < -kIpmEmptyInteriorTolerance)) {
         throw InvalidInput("parts", "the intersection is empty or has no interior (largest margin " +
                                         format_number(-re.z(3)) + ")");
       }
@@ -473,7 +473,7 @@ Object::Object(std::vector<Part> parts) : parts_(std::move(parts)) {
         StallCheck stall;
         const double widths = point_widths + epigraph_widths;
         const auto re = solve(pe, ze, {}, options.initial_barrier, staged, wse, never_stop, [&](const VecE&) {
-          return stall.stalled(progress(pe, wse, widths));
+          return std::isfinite(widths) && stall.stalled(progress(pe, wse, widths));
         });
         if (re.termination == Termination::converged) {
           left = std::abs(re.gap);
