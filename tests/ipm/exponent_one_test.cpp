@@ -10,9 +10,12 @@
 // Oracles, independent of the interior-point solver:
 //  - octahedra (all three exponents 1) cut by a plane are polytopes: GJK on the hull of their
 //    vertices (every triple of the nine planes, kept when inside all of them);
-//  - any pair: a random search for the closest pair of points, each kept only when
-//    Object::contains it (the parts' own values), shrinking its sampling balls round by round;
-//    it gives an upper bound of the distance that converges to it from above;
+//  - superquadrics with exponents (1, 1, e) cut by a plane, to a point: slices. At height z the
+//    slice is a polygon (a diamond clipped by a line) whose distance to the point is closed-form,
+//    and the distance is convex in z: golden-section search, exact to rounding (1e-9 here);
+//  - any object to a point: a random search over points Object::contains (the parts' own
+//    values), an upper bound only (it stalls near edges and vertices), against which the
+//    answer's certified lower bound (distance - gap) must never lie;
 //  - box and sphere: rejection samples of the object (Object::contains) must lie in them.
 #include <proxima/core/error.hpp>
 #include <proxima/gjk/distance.hpp>
