@@ -43,9 +43,13 @@ class Part {
 
 /// The convex set { p : every part's value at p <= 0 } in the object's frame. Construction
 /// validates (each primitive validated itself), finds a strictly interior point (phase one:
-/// the point minimising the largest normalised part value) and a tight bounding box (six small
-/// interior-point solves). It refuses an empty intersection (or one without interior), and an
-/// unbounded one, with InvalidInput naming "parts". Cost: O(#parts) per solve, done once.
+/// the point minimising the largest normalised part value) and a bounding box (the parts'
+/// closed-form boxes, tightened by six small interior-point solves where their bounds are
+/// proven). Objects with power terms of exponent below 2 run these solves on the epigraph
+/// reformulation (each term |w|^n on its own variable t >= |w|), which does not stall at the
+/// kink of exponents near 1. It refuses an empty intersection (or one without interior), and
+/// an unbounded one, with InvalidInput naming "parts". Cost: O(#parts) per solve, done once;
+/// every solve is capped and ends early once it stops making progress.
 class Object {
  public:
   /// Throws InvalidInput "parts" for no parts, an empty or an unbounded intersection.

@@ -6,7 +6,8 @@
 //
 // where f_k is an implicit primitive (or absent, for purely linear constraints). Distance is
 // N = 6 (the two points), the translating-objects query N = 7 (points and time), time of first
-// contact N = 4 (common point and time), and the object set-up uses N = 4 (phase one) and N = 3.
+// contact N = 4 (common point and time), and the object set-up uses N = 4 (phase one) and N = 3
+// (the box), or N = 12 for both on the epigraph reformulation of low exponents (object.cpp).
 //
 // Method. Slacks s = -c(z) and multipliers lambda > 0 satisfy the perturbed KKT system
 //   grad f0 + sum lambda_k grad c_k = 0,   s_k lambda_k = mu.
