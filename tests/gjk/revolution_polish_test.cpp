@@ -328,7 +328,7 @@ TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
 TEST(RevolutionPolish, GuardsGiveGjksAnswer) {
   const std::uint64_t seed = 8;
   Rng rng(seed);
-  int compared = 0;
+  int capped_runs = 0;
   for (int i = 0; i < 200; ++i) {
     Placed a, b;
     draw_pair(rng, i % 4 >= 2, i % 2 == 1, 1.0, 3.0, 1.0, a, b);
@@ -342,9 +342,10 @@ TEST(RevolutionPolish, GuardsGiveGjksAnswer) {
     EXPECT_EQ(r.iterations, g.iterations) << where;
     EXPECT_EQ(r.status, g.status) << where;
     EXPECT_EQ(r.point_a, g.point_a) << where;
-    ++compared;
+    capped_runs += r.status == Status::iteration_limit;
   }
-  EXPECT_EQ(compared, 200);
+  // Enough pairs run into the cap (where the polish would otherwise have been tried).
+  EXPECT_GT(capped_runs, 50);
 }
 
 TEST(RevolutionPolish, WarmStartedPairsKeepTheirAnswer) {
