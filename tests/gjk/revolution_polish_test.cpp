@@ -92,8 +92,10 @@ double oracle_slab(const Placed& a, const Placed& b, const Vec3& u) {
 }
 
 /// The independent certificate of one answer, to `tol` (length units); empty when it holds, else
-/// what failed.
-std::string certificate_failure(const Placed& a, const Placed& b, const DistanceResult& r, double tol) {
+/// what failed. `tight`: the gap must also be within GJK's relative tolerance (a polished answer;
+/// GJK may stop at its rounding floor with a larger gap, which it then reports).
+std::string certificate_failure(const Placed& a, const Placed& b, const DistanceResult& r, double tol,
+                                bool tight = true) {
   std::ostringstream out;
   if (r.status != Status::converged) out << "status " << static_cast<int>(r.status) << "; ";
   if (!(r.gap >= 0)) out << "gap " << r.gap << "; ";
@@ -109,7 +111,7 @@ std::string certificate_failure(const Placed& a, const Placed& b, const Distance
   const double slab = oracle_slab(a, b, r.normal);
   if (slab > r.distance + tol) out << "slab " << slab << " above distance " << r.distance << "; ";
   if (r.distance - slab > r.gap + tol) out << "distance - slab " << r.distance - slab << " > gap " << r.gap << "; ";
-  if (r.gap > 1e-12 * r.distance + tol) out << "gap " << r.gap << " above tolerance; ";
+  if (tight && r.gap > 1e-12 * r.distance + tol) out << "gap " << r.gap << " above tolerance; ";
   return out.str();
 }
 
@@ -157,10 +159,13 @@ TEST(RevolutionPolish, AgreesWithGjkAndItsCertificateUnderRandomPoses) {
   std::uniform_real_distribution<double> log_translation(-3, 5);
   int separated = 0, intersecting = 0, polished = 0;
   for (int i = 0; i < 2000; ++i) {
+    // One draw per statement: the order of a call's arguments is the compiler's (GCC and clang
+    // differ), and the sequence of pairs must not depend on it.
     const double size = std::pow(10.0, log_size(rng));
+    const double aspect = std::pow(10.0, log_aspect(rng));
+    const double translation = std::pow(10.0, log_translation(rng));
     Placed a, b;
-    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, std::pow(10.0, log_aspect(rng)), std::pow(10.0, log_translation(rng)),
-              a, b);
+    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, aspect, translation, a, b);
     const DistanceResult r = run(a, b);
     const DistanceResult g = run(a, b, kGjkReference);
     const DistanceResult plain = run(a, b, kPolishOff);
@@ -172,7 +177,7 @@ TEST(RevolutionPolish, AgreesWithGjkAndItsCertificateUnderRandomPoses) {
     // clustered along a rim its |v| and its witness points disagree by up to about 1e-11 of the
     // scale (docs/algorithms/gjk.md).
     const double tol = allowance(a, b) + (by_polish ? 0.0 : 1e-11 * world_scale(a, b));
-    EXPECT_EQ(certificate_failure(a, b, r, tol), "") << where;
+    EXPECT_EQ(certificate_failure(a, b, r, tol, by_polish), "") << where;
     // The reference is GJK too, and its |v| carries that rounding: measured here up to 5e-10 of
     // the distance, 2e-11 of the scale, below the true distance with a reported gap of 0 (the
     // polished answers' tight slab above shows which is right).
@@ -180,8 +185,8 @@ TEST(RevolutionPolish, AgreesWithGjkAndItsCertificateUnderRandomPoses) {
     polished += by_polish;
     (r.intersect ? intersecting : separated) += 1;
   }
-  EXPECT_GT(separated, 700);
-  EXPECT_GT(intersecting, 500);
+  EXPECT_GT(separated, 1200);
+  EXPECT_GT(intersecting, 350);
   // The polish answers a good share of the separated pairs (the rest GJK settles itself within
   // kRevolutionPolishAfter iterations, or GJK goes on where the polish does not certify).
   EXPECT_GT(polished, separated / 3);
