@@ -20,11 +20,12 @@
 // to a kink the wider feature is taken and the bound does the rest (projected Newton: a parameter
 // at a bound whose gradient pushes outward is held).
 //
-// Certificate, exactly as GJK's (gjk/distance.hpp): with e = p_A - p_B (two points of the shapes,
+// Certificate, exactly as GJK's (gjk/distance.hpp): with e = p_B - p_A (two points of the shapes,
 // A's frame), the upper bound is U = |e| and the lower bound L = d . (s_B(-d) - s_A(d)) for
-// d = -e / U (the slab between the two support planes). The polish answers only when
-// U^2 - U L <= max(relative_tolerance U^2, absolute_tolerance scale^2); otherwise it says "not
-// answered" and GJK goes on, so an answer is never worse than GJK's.
+// d = e / U (the slab between the two support planes). The polish answers only when
+// U^2 - U L <= max(relative_tolerance U^2, absolute_tolerance scale^2) and U^2 is above GJK's
+// contact band; otherwise it says "not answered" and GJK goes on, so an answer is never worse
+// than GJK's.
 #pragma once
 
 #include <proxima/core/pose.hpp>
@@ -305,27 +306,30 @@ bool revolution_polish(const A& a, const B& b, const Pose& b_in_a, const Vec3& n
   // A second round names the features again from the first round's direction: the loose run's
   // direction may sit on the wrong side of a kink.
   for (int round = 0; round < kRevolutionPolishRounds; ++round) {
-  RevolutionFeature fa = revolution_feature(a, d, pa);
-  RevolutionFeature fb = revolution_feature(b, Vec3(-(rot.transpose() * d)), pb_local);
-  out.steps += revolution_newton(fa, fb, rot, trans, scale);
-  pa = fa.point();
-  pb_local = fb.point();
-  const Vec3 pb = rot * pb_local + trans;
-  const Vec3 e = pb - pa;
-  const double upper = e.norm();
-  if (!(upper > 0) || !std::isfinite(upper)) return false;
-  d = e / upper;
-  const Vec3 sa = a.support(d);
-  const Vec3 sb = rot * b.support(Vec3(-(rot.transpose() * d))) + trans;
-  const double lower = d.dot(sb - sa);
-  const double gap2 = upper * upper - upper * lower;
-  if (!(lower > 0) || !(gap2 <= std::max(rel_tol * upper * upper, abs_tol * scale * scale))) continue;
-  out.point_a = pa;
-  out.point_b = pb;
-  out.upper = upper;
-  out.lower = lower;
-  out.normal = d;
-  return true;
+    RevolutionFeature fa = revolution_feature(a, d, pa);
+    RevolutionFeature fb = revolution_feature(b, Vec3(-(rot.transpose() * d)), pb_local);
+    out.steps += revolution_newton(fa, fb, rot, trans, scale);
+    pa = fa.point();
+    pb_local = fb.point();
+    const Vec3 pb = rot * pb_local + trans;
+    const Vec3 e = pb - pa;
+    const double upper = e.norm();
+    if (!(upper > 0) || !std::isfinite(upper)) return false;
+    d = e / upper;
+    const Vec3 sa = a.support(d);
+    const Vec3 sb = rot * b.support(Vec3(-(rot.transpose() * d))) + trans;
+    const double lower = d.dot(sb - sa);
+    const double gap2 = upper * upper - upper * lower;
+    // Above GJK's contact band only, so that distance() and intersect() keep agreeing on touching
+    // pairs (GJK calls |v|^2 <= absolute_tolerance scale^2 contact).
+    if (!(upper * upper > abs_tol * scale * scale)) return false;
+    if (!(lower > 0) || !(gap2 <= std::max(rel_tol * upper * upper, abs_tol * scale * scale))) continue;
+    out.point_a = pa;
+    out.point_b = pb;
+    out.upper = upper;
+    out.lower = lower;
+    out.normal = d;
+    return true;
   }
   return false;
 }
