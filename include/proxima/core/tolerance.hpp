@@ -206,7 +206,7 @@ inline constexpr int kRevolutionPolishAfter = 9;
 /// Newton in its basin (from GJK's first iterates, a gap of 100% and more, it can wander off).
 /// Unitless.
 inline constexpr double kRevolutionPolishStartGap = 0.05;
-/// Cylinder / cone Newton polish: Newton steps per round (2-5 from GJK's sixth iterate).
+/// Cylinder / cone Newton polish: Newton steps per round (2-5 from GJK's iterate where it starts).
 inline constexpr int kRevolutionPolishMaxSteps = 8;
 /// Cylinder / cone Newton polish: rounds of naming the features and running Newton; the second
 /// names them again from the first round's direction, which can cross a kink of the support

@@ -7,7 +7,7 @@
 // support only for directions normal to its axis): 20-30 support calls per separated
 // cylinder-cone pair of the benchmark (docs/benchmarks.md, session 13). The features themselves
 // are smooth and have two parameters at most, so Newton's method on the squared distance between
-// the two features converges quadratically from where a loosely converged GJK leaves off.
+// the two features converges quadratically from where GJK, stopped early (kRevolutionPolishAfter), leaves off.
 //
 // Every feature of a cylinder (radius r, half height h, axis z) or a cone (base radius R at
 // z = -H, apex at z = +H) is a piece of a surface of revolution about z written with an angle
@@ -74,7 +74,7 @@ inline void set_angle(RevolutionFeature& f, double x, double y) {
 
 
 /// The feature of a cylinder that holds the closest point, from the support direction d (local
-/// frame, towards the other shape) and the loose run's witness w (local frame).
+/// frame, towards the other shape) and GJK's witness w (local frame).
 inline RevolutionFeature revolution_feature(const Cylinder& cyl, const Vec3& d, const Vec3& w) {
   const double r = cyl.radius();
   const double h = cyl.half_height();
@@ -290,8 +290,8 @@ struct RevolutionPolish {
   int steps = 0;
 };
 
-/// Polishes a loose GJK answer of a Cylinder / Cone pair. `b_in_a`: B's pose in A's frame;
-/// `normal`: the loose run's unit normal (A's frame, A towards B); `wa`, `wb`: its witness points
+/// Polishes GJK's unfinished answer of a Cylinder / Cone pair. `b_in_a`: B's pose in A's frame;
+/// `normal`: GJK's unit normal so far (A's frame, A towards B); `wa`, `wb`: its witness points
 /// (A's and B's own frames). True with `out` filled when the certificate holds with `rel_tol` and
 /// `abs_tol` (GjkOptions' meaning; scale as GJK's); false when not (GJK goes on).
 template <class A, class B>
@@ -303,7 +303,7 @@ bool revolution_polish(const A& a, const B& b, const Pose& b_in_a, const Vec3& n
   Vec3 pa = wa;
   Vec3 pb_local = wb;
   out.steps = 0;
-  // A second round names the features again from the first round's direction: the loose run's
+  // A second round names the features again from the first round's direction: GJK's
   // direction may sit on the wrong side of a kink.
   for (int round = 0; round < kRevolutionPolishRounds; ++round) {
     RevolutionFeature fa = revolution_feature(a, d, pa);
