@@ -68,8 +68,18 @@ for t in "${targets[@]}"; do
   echo "fuzz.sh: $t: ${runs:-?} executions in ${seconds} s"
 done
 if [ "$status" -ne 0 ]; then
-  for t in "${targets[@]}"; do grep -h -A30 -E "ERROR|finding|deadly signal|Timeout|out-of-memory" "$out/$t.log" | head -60 || true; done
-  ls "$out"/*-crash-* "$out"/*-timeout-* "$out"/*-oom-* "$out"/*-leak-* 2>/dev/null || true
+  # Case-insensitive: UBSan reports say "runtime error", libFuzzer says "ERROR" and "deadly signal".
+  for t in "${targets[@]}"; do
+    grep -h -i -B2 -A30 -E "error|finding|deadly signal|timeout|out-of-memory|SUMMARY" "$out/$t.log" | head -80 || true
+  done
+  # Each input that failed, printed in base64 so that a CI log alone reproduces it:
+  #   echo <base64> | base64 -d > crash && build-asan/fuzz/<target> crash
+  for f in "$out"/*-crash-* "$out"/*-timeout-* "$out"/*-oom-* "$out"/*-leak-*; do
+    [ -f "$f" ] || continue
+    echo "fuzz.sh: failing input $f ($(stat -c %s "$f") bytes), base64:"
+    base64 -w0 "$f" | head -c 20000
+    echo
+  done
 fi
 echo "fuzz.sh: build $((t1 - t0)) s, runs $((t2 - t1)) s, exit $status"
 exit $status

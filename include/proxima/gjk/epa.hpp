@@ -360,16 +360,15 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
   r.status = run.status;
   r.detail = run.detail;
   if (!run.contact) {
-    const double core_distance = std::sqrt(run.v.squaredNorm());
-    const Vec3 n = -run.v / core_distance;
-    const Witnesses core = simplex_witnesses(run.simplex);
-    r.intersect = core_distance <= margins;
-    r.depth = r.intersect ? margins - core_distance : 0.0;
-    // The core distance is known to within GJK's duality gap (the depth, margins - distance, too).
-    r.gap = std::max(0.0, core_distance - std::max(run.lower_bound, 0.0));
-    r.normal = pose_a.rotate(n);
-    r.point_a = pose_a.apply(core.a + margin_a * n);
-    r.point_b = pose_a.apply(core.b - margin_b * n);
+    // distance()'s separated answer (detail::separated_core): the core distance is known to
+    // within its gap (the depth, margins - distance, too).
+    const detail::CoreSeparation c = detail::separated_core(run);
+    r.intersect = c.distance <= margins;
+    r.depth = r.intersect ? margins - c.distance : 0.0;
+    r.gap = c.gap;
+    r.normal = pose_a.rotate(c.normal);
+    r.point_a = pose_a.apply(c.core.a + margin_a * c.normal);
+    r.point_b = pose_a.apply(c.core.b - margin_b * c.normal);
     warm.direction = r.normal;
     return r;
   }
