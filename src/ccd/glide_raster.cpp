@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The raster method of screw_collisions: see glide_raster.hpp and seed 004 section 9.
+#include "core/clamped_int.hpp"
 #include "ccd/glide_raster.hpp"
 
 #include <proxima/ccd/collision_screen.hpp>
@@ -642,8 +643,7 @@ class Resolver {
       centre_lo = centre - clearance(d);
       centre_hi = centre + clearance(d);
     }
-    const int slabs =
-        std::clamp(static_cast<int>(std::ceil((hi - lo) * kEdgeSlabsPerStep)), 1, static_cast<int>(kEdgeSlabsPerStep));
+    const int slabs = proxima::detail::clamped_int(std::ceil((hi - lo) * kEdgeSlabsPerStep), 1, static_cast<int>(kEdgeSlabsPerStep));
     double cleared_until = lo;  // cleared by the slab tests so far
     for (int k = 0; k < slabs; ++k) {
       const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
@@ -980,7 +980,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     if (!translation && std::abs(ra - rb) > reach) return result;
     const double speed = screw.speed(rb);
     const int samples =
-        static_cast<int>(std::clamp(std::ceil(2 * speed / reach), 1.0, static_cast<double>(kMaxSphereSamples)));
+        proxima::detail::clamped_int(std::ceil(2 * speed / reach), 1, kMaxSphereSamples, kMaxSphereSamples);
     bool apart = true;
     double previous = (screw.apply(center_b, 0) - center_a).norm();
     for (int i = 1; i <= samples && apart; ++i) {

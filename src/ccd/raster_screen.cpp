@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One body drawn on the rasterised collision screen: see raster_screen.hpp.
+#include "core/clamped_int.hpp"
 #include "ccd/raster_screen.hpp"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ constexpr std::size_t kMinCorners = 3;
 
 int row_of(double r, double pixel) {
   const double k = std::floor(r / pixel);
-  return static_cast<int>(std::clamp(k, -kFarRow, kFarRow));
+  return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
 }
 
 std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {

@@ -4,6 +4,7 @@
 
 #include <proxima/core/error.hpp>
 
+#include "core/clamped_int.hpp"
 #include "ccd/collision_list.hpp"
 #include "ccd/exact_runs.hpp"
 #include "ccd/glide_raster.hpp"
@@ -232,7 +233,7 @@ class SphereGrid {
       const double cell = extent.maxCoeff() / per_axis;
       for (int k = 0; k < 3; ++k) {
         const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
-        dims_[k] = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxGridCells)));
+        dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
         inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
       }
       for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
@@ -332,7 +333,9 @@ class SphereGrid {
   // and then truncated: the same cell.
   int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
-    return static_cast<int>(std::min(std::max(t, 0.0), last_cell_[k]));
+    // max(0, t) first: it gives 0 for a NaN t (max returns its first operand when the comparison
+    // fails), so the conversion never sees a NaN.
+    return static_cast<int>(std::min(std::max(0.0, t), last_cell_[k]));
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
   int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
@@ -738,7 +741,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
                                           : options.slab_sweep_fraction * body_b.whole.radius;
   const double wanted = std::ceil(max_speed / slab_sweep);
-  const int slabs = static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(options.max_time_slabs)));
+  const int slabs = proxima::detail::clamped_int(wanted, 1, options.max_time_slabs, options.max_time_slabs);
 
   // Seed 004 section 4.2: n . omega(x) is constant along the motion and affine in x, so a face's
   // sign range is that of its vertices at s = 0. A vertex of B can only enter a face of A with a

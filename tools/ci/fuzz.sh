@@ -69,7 +69,9 @@ for t in "${targets[@]}"; do
 done
 if [ "$status" -ne 0 ]; then
   # Case-insensitive: UBSan reports say "runtime error", libFuzzer says "ERROR" and "deadly signal".
+  # The seed line reproduces the run (-seed=N with the same corpus).
   for t in "${targets[@]}"; do
+    grep -h -m1 "INFO: Seed:" "$out/$t.log" | sed "s/^/$t: /" || true
     grep -h -i -B2 -A30 -E "error|finding|deadly signal|timeout|out-of-memory|SUMMARY" "$out/$t.log" | head -80 || true
   done
   # Each input that failed, printed in base64 so that a CI log alone reproduces it:
