@@ -539,7 +539,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     r.gap = std::sqrt(run.v.squaredNorm());
     r.distance = 0;
     r.intersect = true;
-    r.point_a = pose_a.apply(simplex_witnesses(run.simplex).a);
+    // Witness points within the contact band of each other count as one common point.
+    r.point_a = pose_a.apply(contact_point(run.simplex, std::sqrt(gjk_options->absolute_tolerance) * scale));
     r.point_b = r.point_a;
     return r;
   }
