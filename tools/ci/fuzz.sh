@@ -65,7 +65,8 @@ t2=$(date +%s)
 
 for t in "${targets[@]}"; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -1)
-  echo "fuzz.sh: $t: ${runs:-?} executions in ${seconds} s"
+  used_seed=$(sed -n 's/^INFO: Seed: //p' "$out/$t.log" | head -1)
+  echo "fuzz.sh: $t: ${runs:-?} executions in ${seconds} s, libFuzzer seed ${used_seed:-?}"
 done
 if [ "$status" -ne 0 ]; then
   # Case-insensitive: UBSan reports say "runtime error", libFuzzer says "ERROR" and "deadly signal".
