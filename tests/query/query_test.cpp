@@ -155,6 +155,44 @@ TEST(QueryDispatch, MatchesDirectTemplatedCallsOnConcreteTypes) {
   check_chain(shapes, std::make_index_sequence<std::variant_size_v<AnyConvex::Variant>>());
 }
 
+// The cold query::distance answers the closed-form pairs (sphere, capsule, box x sphere) before
+// it builds a WarmStart: the same answer, bit for bit, as the warm overload (which reaches the
+// same closed form through the group dispatch) and as gjk::distance on the concrete types; with
+// closed forms off, the shortcut is not taken.
+template <class A, class B>
+int check_cold_closed_form(const AnyConvex& a, const AnyConvex& b) {
+  int checked = 0;
+  for (const auto& [pose_a, pose_b] : test_poses()) {
+    SCOPED_TRACE(std::string(a.kind()) + " vs " + std::string(b.kind()));
+    gjk::WarmStart warm;
+    const DistanceResult cold = query::distance(a, pose_a, b, pose_b);
+    EXPECT_TRUE(equal(cold, query::distance(a, pose_a, b, pose_b, gjk::GjkOptions{}, warm)));
+    EXPECT_TRUE(equal(cold, gjk::distance(std::get<A>(a.variant()), pose_a, std::get<B>(b.variant()), pose_b)));
+    EXPECT_EQ(cold.iterations, 0);  // a closed form, not GJK
+    gjk::GjkOptions no_closed_forms;
+    no_closed_forms.closed_forms = false;
+    const DistanceResult by_gjk = query::distance(a, pose_a, b, pose_b, no_closed_forms);
+    EXPECT_GT(by_gjk.iterations, 0);
+    EXPECT_NEAR(by_gjk.distance, cold.distance, 1e-9 * (1 + cold.distance));
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(QueryDispatch, ColdClosedFormShortcutGivesTheDispatchedAnswer) {
+  const auto shapes = one_of_each_kind();
+  const AnyConvex& sphere = shapes[3];
+  const AnyConvex& box = shapes[4];
+  const AnyConvex& capsule = shapes[5];
+  int checked = check_cold_closed_form<Sphere, Sphere>(sphere, sphere);
+  checked += check_cold_closed_form<Sphere, Capsule>(sphere, capsule);
+  checked += check_cold_closed_form<Capsule, Sphere>(capsule, sphere);
+  checked += check_cold_closed_form<Capsule, Capsule>(capsule, capsule);
+  checked += check_cold_closed_form<Sphere, Box>(sphere, box);
+  checked += check_cold_closed_form<Box, Sphere>(box, sphere);
+  EXPECT_EQ(checked, 18);
+}
+
 // Closed forms: two spheres at centre distance c have distance c - r1 - r2 (or depth
 // r1 + r2 - c along the centre line); two parallel capsules likewise with their axes' distance.
 TEST(QueryDispatch, RoundedShapesKeepTheirMarginsThroughTheDispatch) {
