@@ -11,9 +11,6 @@ namespace proxima::ccd::detail {
 
 namespace {
 
-// Rows beyond this (in pixels from the axis or the screen origin) are clamped so that the int
-// conversion is defined; no body drawn at a useful resolution reaches them.
-constexpr double kFarRow = 1e9;
 // Number of Branch values (the per-edge, per-branch bookkeeping of Drawer).
 constexpr std::size_t kBranches = 4;
 // First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
@@ -24,11 +21,6 @@ constexpr int kCornersPerFaceGuess = 8;
 constexpr std::size_t kMinCorners = 3;
 
 }  // namespace
-
-int row_of(double r, double pixel) {
-  const double k = std::floor(r / pixel);
-  return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
-}
 
 std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
   std::vector<RadialRange> out;
