@@ -234,16 +234,22 @@ class Drawer {
     out_.segments.push_back(s);
     const int k0 = std::max(row_of(std::min(s.r0, s.r1), set_.pixel), set_.row_lo);
     const int k1 = std::min(row_of(std::max(s.r0, s.r1), set_.pixel), set_.row_hi);
+    // The body's row range is widened once per piece, by the rows it got records in (cost only).
+    auto note_rows = [&](int lo, int hi) {
+      if (lo > hi) return;
+      out_.row_min = std::min(out_.row_min, lo);
+      out_.row_max = std::max(out_.row_max, hi);
+    };
     for (int k = k0; k <= k1; ++k) {
       if (static_cast<int>(out_.records.size()) >= set_.max_records) {
         out_.out_of_records = true;
+        note_rows(k0, k - 1);
         return;
       }
       const auto [hmin, hmax] = record_span(s, k, set_.pixel);
       out_.records.push_back({k, hmin, hmax, segment});
-      out_.row_min = std::min(out_.row_min, k);
-      out_.row_max = std::max(out_.row_max, k);
     }
+    note_rows(k0, k1);
   }
 
   const CollisionScreen& screen_;
