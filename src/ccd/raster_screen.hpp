@@ -165,7 +165,15 @@ inline constexpr double kFarRow = 1e9;
 /// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)). Inline: called per drawn piece
 /// and per record scan (cost only, the same operations).
 inline int row_of(double r, double pixel) {
-  const double k = std::floor(r / pixel);
+  const double q = r / pixel;
+  // Within the clamp, floor is the truncation less one below a negative non-integer: the same
+  // row as std::floor, which costs more without SSE4.1's roundsd (cost only). NaN and |q| beyond
+  // kFarRow take std::floor and the clamp.
+  if (std::abs(q) <= kFarRow) {
+    const int k = static_cast<int>(q);
+    return static_cast<double>(k) > q ? k - 1 : k;
+  }
+  const double k = std::floor(q);
   return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
 }
 

@@ -12,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #ifdef PROXIMA_HAVE_CGAL
 #include "ccd/reference.hpp"
@@ -116,6 +118,36 @@ TEST(RasterScreen, RotationSubdividesCurvedEdgesAndDoppelsBehindTheAxis) {
     }
   }
   EXPECT_GT(raster.segments.size(), 2 * raster.corners.size()) << "curved edges are subdivided";
+}
+
+// row_of takes floor by truncation within kFarRow rows (cost only): it must give std::floor's row
+// with the clamp everywhere, on integers, negatives, signed zeros, values next to row borders,
+// the clamp's edge, beyond it, infinities and NaN.
+TEST(RasterScreen, RowOfIsTheClampedFloor) {
+  auto reference = [](double r, double pixel) {
+    return proxima::detail::clamped_int(std::floor(r / pixel), static_cast<int>(-detail::kFarRow),
+                                        static_cast<int>(detail::kFarRow));
+  };
+  std::vector<double> rs = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e9, -1e9, 1e9 + 0.5, -1e9 - 0.5,
+                            3e9, -3e9, std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min()};
+  for (double k = -5; k <= 5; ++k) {
+    rs.push_back(std::nextafter(k, -1e300));
+    rs.push_back(std::nextafter(k, 1e300));
+  }
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(-50, 50);
+  for (int i = 0; i < 10000; ++i) rs.push_back(uniform(rng));
+  for (double pixel : {1.0, 0.1, 0.0125, 3.0, 1e-12}) {
+    for (double r : rs) EXPECT_EQ(detail::row_of(r, pixel), reference(r, pixel)) << "r " << r << " pixel " << pixel;
+    for (int k = -20; k <= 20; ++k) {
+      const double border = k * pixel;
+      for (double r : {border, std::nextafter(border, -1e300), std::nextafter(border, 1e300)}) {
+        EXPECT_EQ(detail::row_of(r, pixel), reference(r, pixel)) << "r " << r << " pixel " << pixel;
+      }
+    }
+  }
 }
 
 TEST(Raster, HeadOnBoxesGiveFourProperFaceVertexContacts) {
