@@ -240,14 +240,29 @@ class Drawer {
       out_.row_min = std::min(out_.row_min, lo);
       out_.row_max = std::max(out_.row_max, hi);
     };
+    const double dr = s.r1 - s.r0;
+    // record_span's h at the band border k pixel, the upper end of row k - 1 and the lower end of
+    // row k: computed once for both rows (cost only; the same operations on the same numbers, so
+    // every record is record_span's bit for bit, which the edge scan relies on).
+    auto border_h = [&](int k) {
+      const double u = std::clamp((k * set_.pixel - s.r0) / dr, 0.0, 1.0);
+      return s.h0 + u * (s.h1 - s.h0);
+    };
+    double h_low = dr != 0 ? border_h(k0) : 0.0;
     for (int k = k0; k <= k1; ++k) {
       if (static_cast<int>(out_.records.size()) >= set_.max_records) {
         out_.out_of_records = true;
         note_rows(k0, k - 1);
         return;
       }
-      const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-      out_.records.push_back({k, hmin, hmax, segment});
+      if (dr == 0) {
+        const auto [hmin, hmax] = record_span(s, k, set_.pixel);
+        out_.records.push_back({k, hmin, hmax, segment});
+        continue;
+      }
+      const double h_high = border_h(k + 1);
+      out_.records.push_back({k, std::min(h_low, h_high), std::max(h_low, h_high), segment});
+      h_low = h_high;
     }
     note_rows(k0, k1);
   }
