@@ -31,30 +31,6 @@ ScreenPoint CollisionScreen::project(const Vec3& point, bool doppel) const {
   return project_canonical(c, phi);
 }
 
-ScreenPoint CollisionScreen::project_canonical(const Vec3& c, double phi) const {
-  ScreenPoint p;
-  if (theta == 0) {
-    p.r = c.x();
-    p.h = c.z();
-    p.t = glide != 0 ? c.y() / glide : kNaN;
-    p.phi = 0;
-    return p;
-  }
-  p.r = std::sqrt(c.x() * c.x() + c.z() * c.z());
-  p.phi = p.r > 0 ? phi : 0.0;
-  const double arc = p.r * p.phi;
-  const double speed_sq = p.r * p.r * theta * theta + glide * glide;
-  if (!(speed_sq > 0)) {
-    // On the axis of a pure rotation: h = y r theta / (r |theta|) = y for every r > 0, so y is the
-    // continuous value here; t (phi / theta nearby) has no limit.
-    p.h = c.y();
-    return p;
-  }
-  p.t = (arc * p.r * theta + c.y() * glide) / speed_sq;
-  p.h = (c.y() * p.r * theta - arc * glide) / std::sqrt(speed_sq);
-  return p;
-}
-
 bool CollisionScreen::needs_doppel(const Vec3& point) const {
   if (theta == 0) return false;
   const Vec3 c = to_canonical * (point - origin);

@@ -11,9 +11,6 @@ namespace proxima::ccd::detail {
 
 namespace {
 
-// Rows beyond this (in pixels from the axis or the screen origin) are clamped so that the int
-// conversion is defined; no body drawn at a useful resolution reaches them.
-constexpr double kFarRow = 1e9;
 // Number of Branch values (the per-edge, per-branch bookkeeping of Drawer).
 constexpr std::size_t kBranches = 4;
 // First guesses of a body's pieces and records per mesh edge (cost only: the vectors grow).
@@ -24,11 +21,6 @@ constexpr int kCornersPerFaceGuess = 8;
 constexpr std::size_t kMinCorners = 3;
 
 }  // namespace
-
-int row_of(double r, double pixel) {
-  const double k = std::floor(r / pixel);
-  return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
-}
 
 std::vector<RadialRange> face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical, bool translation) {
   std::vector<RadialRange> out;
@@ -242,16 +234,37 @@ class Drawer {
     out_.segments.push_back(s);
     const int k0 = std::max(row_of(std::min(s.r0, s.r1), set_.pixel), set_.row_lo);
     const int k1 = std::min(row_of(std::max(s.r0, s.r1), set_.pixel), set_.row_hi);
+    // The body's row range is widened once per piece, by the rows it got records in (cost only).
+    auto note_rows = [&](int lo, int hi) {
+      if (lo > hi) return;
+      out_.row_min = std::min(out_.row_min, lo);
+      out_.row_max = std::max(out_.row_max, hi);
+    };
+    const double dr = s.r1 - s.r0;
+    // record_span's h at the band border k pixel, the upper end of row k - 1 and the lower end of
+    // row k: computed once for both rows (cost only; the same operations on the same numbers, so
+    // every record is record_span's bit for bit, which the edge scan relies on).
+    auto border_h = [&](int k) {
+      const double u = std::clamp((k * set_.pixel - s.r0) / dr, 0.0, 1.0);
+      return s.h0 + u * (s.h1 - s.h0);
+    };
+    double h_low = dr != 0 ? border_h(k0) : 0.0;
     for (int k = k0; k <= k1; ++k) {
       if (static_cast<int>(out_.records.size()) >= set_.max_records) {
         out_.out_of_records = true;
+        note_rows(k0, k - 1);
         return;
       }
-      const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-      out_.records.push_back({k, hmin, hmax, segment});
-      out_.row_min = std::min(out_.row_min, k);
-      out_.row_max = std::max(out_.row_max, k);
+      if (dr == 0) {
+        const auto [hmin, hmax] = record_span(s, k, set_.pixel);
+        out_.records.push_back({k, hmin, hmax, segment});
+        continue;
+      }
+      const double h_high = border_h(k + 1);
+      out_.records.push_back({k, std::min(h_low, h_high), std::max(h_low, h_high), segment});
+      h_low = h_high;
     }
+    note_rows(k0, k1);
   }
 
   const CollisionScreen& screen_;

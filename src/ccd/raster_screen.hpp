@@ -7,9 +7,11 @@
 #pragma once
 
 #include <proxima/ccd/collision_screen.hpp>
+#include "core/clamped_int.hpp"
 #include <proxima/mesh/mesh.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -156,8 +158,24 @@ void face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical,
 RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const RadialRange& other, double margin,
                                std::vector<unsigned char>& skip);
 
-/// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)).
-int row_of(double r, double pixel);
+/// Rows beyond this (in pixels from the axis or the screen origin) are clamped so that the int
+/// conversion is defined; no body drawn at a useful resolution reaches them.
+inline constexpr double kFarRow = 1e9;
+
+/// Row of a screen radius r (rows are [k pixel, (k + 1) pixel)). Inline: called per drawn piece
+/// and per record scan (cost only, the same operations).
+inline int row_of(double r, double pixel) {
+  const double q = r / pixel;
+  // Within the clamp, floor is the truncation less one below a negative non-integer: the same
+  // row as std::floor, which costs more without SSE4.1's roundsd (cost only). NaN and |q| beyond
+  // kFarRow take std::floor and the clamp.
+  if (std::abs(q) <= kFarRow) {
+    const int k = static_cast<int>(q);
+    return static_cast<double>(k) > q ? k - 1 : k;
+  }
+  const double k = std::floor(q);
+  return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
+}
 
 /// The h range [hmin, hmax] of the pixel record of segment s in row k (the Bresenham step of
 /// draw_body, which calls this): the piece's h at its ends within the row band [k pixel, (k + 1)

@@ -11,9 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #ifdef PROXIMA_HAVE_CGAL
 #include "ccd/reference.hpp"
@@ -116,6 +120,75 @@ TEST(RasterScreen, RotationSubdividesCurvedEdgesAndDoppelsBehindTheAxis) {
     }
   }
   EXPECT_GT(raster.segments.size(), 2 * raster.corners.size()) << "curved edges are subdivided";
+}
+
+// draw_body computes each band border's h once for the two rows it bounds (cost only): every
+// record must still be record_span's of its segment and row, bit for bit (the edge-crossing scan
+// recomputes records with record_span), with its row within the body's rows, also when the record
+// budget runs out mid-piece.
+TEST(RasterScreen, RecordsAreRecordSpansOfTheirSegments) {
+  const Mesh torus = mesh::make_torus(1.0, 0.3, 12, 8);
+  Screw screw;
+  screw.axis = Vec3(0.2, 1, 0.1).normalized();
+  screw.angle = 0.8;
+  screw.glide = 0.4;
+  screw.axis_point = Vec3(0.3, 0, -0.2);
+  const CollisionScreen screen = make_collision_screen(screw, Vec3(0.5, 0.2, 2));
+  std::vector<Vec3> points, normals;
+  for (const Vec3& p : torus.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
+  for (int f = 0; f < torus.num_faces(); ++f) normals.push_back(screen.to_canonical * torus.face_normal(f));
+  for (int budget : {1000000, 500, 37}) {
+    for (bool backward : {false, true}) {
+      detail::RasterSettings settings;
+      settings.pixel = 0.01;
+      settings.time_resolution = 0.01;
+      settings.max_records = budget;
+      settings.max_subdivision = 16;
+      settings.backward = backward;
+      settings.doppel = backward;
+      const detail::BodyRaster raster = detail::draw_body(torus, points, normals, screen, settings);
+      EXPECT_EQ(raster.out_of_records, budget < 1000000);
+      ASSERT_FALSE(raster.records.empty());
+      for (const detail::PixelRecord& rec : raster.records) {
+        const auto [hmin, hmax] = detail::record_span(raster.segments[static_cast<std::size_t>(rec.segment)], rec.row,
+                                                      settings.pixel);
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(rec.hmin), std::bit_cast<std::uint64_t>(hmin));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(rec.hmax), std::bit_cast<std::uint64_t>(hmax));
+        EXPECT_GE(rec.row, raster.row_min);
+        EXPECT_LE(rec.row, raster.row_max);
+      }
+    }
+  }
+}
+
+// row_of takes floor by truncation within kFarRow rows (cost only): it must give std::floor's row
+// with the clamp everywhere, on integers, negatives, signed zeros, values next to row borders,
+// the clamp's edge, beyond it, infinities and NaN.
+TEST(RasterScreen, RowOfIsTheClampedFloor) {
+  auto reference = [](double r, double pixel) {
+    return proxima::detail::clamped_int(std::floor(r / pixel), static_cast<int>(-detail::kFarRow),
+                                        static_cast<int>(detail::kFarRow));
+  };
+  std::vector<double> rs = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 1e9, -1e9, 1e9 + 0.5, -1e9 - 0.5,
+                            3e9, -3e9, std::numeric_limits<double>::infinity(),
+                            -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min()};
+  for (double k = -5; k <= 5; ++k) {
+    rs.push_back(std::nextafter(k, -1e300));
+    rs.push_back(std::nextafter(k, 1e300));
+  }
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(-50, 50);
+  for (int i = 0; i < 10000; ++i) rs.push_back(uniform(rng));
+  for (double pixel : {1.0, 0.1, 0.0125, 3.0, 1e-12}) {
+    for (double r : rs) EXPECT_EQ(detail::row_of(r, pixel), reference(r, pixel)) << "r " << r << " pixel " << pixel;
+    for (int k = -20; k <= 20; ++k) {
+      const double border = k * pixel;
+      for (double r : {border, std::nextafter(border, -1e300), std::nextafter(border, 1e300)}) {
+        EXPECT_EQ(detail::row_of(r, pixel), reference(r, pixel)) << "r " << r << " pixel " << pixel;
+      }
+    }
+  }
 }
 
 TEST(Raster, HeadOnBoxesGiveFourProperFaceVertexContacts) {

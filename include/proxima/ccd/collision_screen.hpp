@@ -7,6 +7,8 @@
 
 #include <proxima/ccd/screw.hpp>
 
+#include <cmath>
+
 namespace proxima::ccd {
 
 /// Screen coordinates of one point.
@@ -45,11 +47,37 @@ struct CollisionScreen {
   /// with one continuous branch of the azimuth (phi in [-pi, 0], [0, pi], or doppeled [pi, pi +
   /// theta]). phi is ignored for a translation. A point on the axis of a pure rotation (no motion)
   /// gets t = NaN, as in project().
+  /// Defined inline below: the raster calls it once per drawn point, from another translation
+  /// unit (an inline call costs the same operations in the same order, so the same numbers).
   ScreenPoint project_canonical(const Vec3& c, double phi) const;
   /// True when the fixed body's point x needs the second (doppeled) projection: its azimuth lies in
   /// [-pi, -pi + theta]. Always false for a translation.
   bool needs_doppel(const Vec3& x) const;
 };
+
+inline ScreenPoint CollisionScreen::project_canonical(const Vec3& c, double phi) const {
+  ScreenPoint p;
+  if (theta == 0) {
+    p.r = c.x();
+    p.h = c.z();
+    p.t = glide != 0 ? c.y() / glide : kNaN;
+    p.phi = 0;
+    return p;
+  }
+  p.r = std::sqrt(c.x() * c.x() + c.z() * c.z());
+  p.phi = p.r > 0 ? phi : 0.0;
+  const double arc = p.r * p.phi;
+  const double speed_sq = p.r * p.r * theta * theta + glide * glide;
+  if (!(speed_sq > 0)) {
+    // On the axis of a pure rotation: h = y r theta / (r |theta|) = y for every r > 0, so y is the
+    // continuous value here; t (phi / theta nearby) has no limit.
+    p.h = c.y();
+    return p;
+  }
+  p.t = (arc * p.r * theta + c.y() * glide) / speed_sq;
+  p.h = (c.y() * p.r * theta - arc * glide) / std::sqrt(speed_sq);
+  return p;
+}
 
 /// Builds the screen of `screw`, choosing the canonical z axis (azimuth 0) towards `facing`
 /// (typically the midpoint of the two bodies' bounding-sphere centres) so that the bodies sit near
