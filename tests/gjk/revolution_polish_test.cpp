@@ -279,6 +279,14 @@ TEST(RevolutionPolish, ClosedFormContacts) {
   }
 }
 
+/// Pair i of the touching tests (the kinds cycle with i, aspect up to 10, translation of the
+/// size), pushed 3 x size further apart so that every pair starts separated.
+void draw_apart_pair(Rng& rng, int i, double size, Placed& a, Placed& b) {
+  draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, 10.0, size, a, b);
+  const Vec3 away = (b.pose.translation() - a.pose.translation()).normalized();
+  b.pose = Pose::from_matrix(b.pose.rotation(), b.pose.translation() + 3 * size * away);
+}
+
 TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
   // B moved along a certified normal n of a far answer (the oracle's slab along n equals the
   // distance of the answer's two points, to rounding) by that distance minus eps: the slab along
@@ -291,10 +299,7 @@ TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
   for (int i = 0; i < 160; ++i) {
     const double size = std::pow(10.0, log_size(rng));
     Placed a, b;
-    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, 10.0, size, a, b);
-    // Pushed 3 x size further apart, so every pair starts separated.
-    const Vec3 away = (b.pose.translation() - a.pose.translation()).normalized();
-    b.pose = Pose::from_matrix(b.pose.rotation(), b.pose.translation() + 3 * size * away);
+    draw_apart_pair(rng, i, size, a, b);
     const DistanceResult far = run(a, b);
     ASSERT_FALSE(far.intersect);
     const double far_tol = allowance(a, b);
@@ -344,9 +349,7 @@ TEST(CylinderConeContact, CommonPointLiesInBothShapes) {
   for (int i = 0; i < 160; ++i) {
     const double size = std::pow(10.0, log_size(rng));
     Placed a, b;
-    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, 10.0, size, a, b);
-    const Vec3 away = (b.pose.translation() - a.pose.translation()).normalized();
-    b.pose = Pose::from_matrix(b.pose.rotation(), b.pose.translation() + 3 * size * away);
+    draw_apart_pair(rng, i, size, a, b);
     const DistanceResult far = run(a, b);
     ASSERT_FALSE(far.intersect);
     const double points_apart = (far.point_b - far.point_a).norm();
