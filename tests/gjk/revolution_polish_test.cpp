@@ -279,12 +279,16 @@ TEST(RevolutionPolish, ClosedFormContacts) {
   }
 }
 
-/// Pair i of the touching tests (the kinds cycle with i, aspect up to 10, translation of the
-/// size), pushed 3 x size further apart so that every pair starts separated.
-void draw_apart_pair(Rng& rng, int i, double size, Placed& a, Placed& b) {
+/// Pair i of the touching tests: a size drawn over 1e-3..1e5, the kinds cycling with i, aspect up
+/// to 10, translation of the size, and B pushed 3 x size further apart so that every pair starts
+/// separated. Returns GJK's answer on the pair.
+DistanceResult draw_apart_pair(Rng& rng, int i, double& size, Placed& a, Placed& b) {
+  std::uniform_real_distribution<double> log_size(-3, 5);
+  size = std::pow(10.0, log_size(rng));
   draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, 10.0, size, a, b);
   const Vec3 away = (b.pose.translation() - a.pose.translation()).normalized();
   b.pose = Pose::from_matrix(b.pose.rotation(), b.pose.translation() + 3 * size * away);
+  return run(a, b);
 }
 
 TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
@@ -294,13 +298,11 @@ TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
   // further does not make an overlap of known depth: at an apex or a rim -n can leave the shape.)
   const std::uint64_t seed = 4343;
   Rng rng(seed);
-  std::uniform_real_distribution<double> log_size(-3, 5);
   int constructed = 0, polished = 0;
   for (int i = 0; i < 160; ++i) {
-    const double size = std::pow(10.0, log_size(rng));
+    double size = 0;
     Placed a, b;
-    draw_apart_pair(rng, i, size, a, b);
-    const DistanceResult far = run(a, b);
+    const DistanceResult far = draw_apart_pair(rng, i, size, a, b);
     ASSERT_FALSE(far.intersect);
     const double far_tol = allowance(a, b);
     const double points_apart = (far.point_b - far.point_a).norm();
@@ -344,13 +346,11 @@ TEST(RevolutionPolish, TouchingAndNearlyTouchingByAKnownAmount) {
 TEST(CylinderConeContact, CommonPointLiesInBothShapes) {
   const std::uint64_t seed = 4343;
   Rng rng(seed);
-  std::uniform_real_distribution<double> log_size(-3, 5);
   int intersecting = 0;
   for (int i = 0; i < 160; ++i) {
-    const double size = std::pow(10.0, log_size(rng));
+    double size = 0;
     Placed a, b;
-    draw_apart_pair(rng, i, size, a, b);
-    const DistanceResult far = run(a, b);
+    const DistanceResult far = draw_apart_pair(rng, i, size, a, b);
     ASSERT_FALSE(far.intersect);
     const double points_apart = (far.point_b - far.point_a).norm();
     for (const double rel : {-1e-12, -1e-9, -1e-6, -1e-3}) {
