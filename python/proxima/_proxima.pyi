@@ -98,9 +98,10 @@ class GjkOptions:
     closed_forms: bool
     ellipsoid_newton: bool
     box_box: bool
+    revolution_polish: bool
     def __init__(self, relative_tolerance: float = ..., absolute_tolerance: float = ..., max_iterations: int = ...,
                  nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True,
-                 box_box: bool = True) -> None: ...
+                 box_box: bool = True, revolution_polish: bool = True) -> None: ...
 
 class EpaOptions:
     relative_tolerance: float

@@ -161,7 +161,7 @@ void bind_core(py::module_& m) {
   // ---- options and results -----------------------------------------------------------------------
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
-                       bool closed_forms, bool ellipsoid_newton, bool box_box) {
+                       bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -170,11 +170,13 @@ void bind_core(py::module_& m) {
              o.closed_forms = closed_forms;
              o.ellipsoid_newton = ellipsoid_newton;
              o.box_box = box_box;
+             o.revolution_polish = revolution_polish;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
            "max_iterations"_a = kGjkMaxIterations, "nesterov"_a = false, "closed_forms"_a = gjk::GjkOptions{}.closed_forms,
            "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton, "box_box"_a = gjk::GjkOptions{}.box_box,
+           "revolution_polish"_a = gjk::GjkOptions{}.revolution_polish,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -185,7 +187,10 @@ void bind_core(py::module_& m) {
       .def_readwrite("ellipsoid_newton", &gjk::GjkOptions::ellipsoid_newton,
                      "Ellipsoid-ellipsoid and ellipsoid-sphere distance by Newton's method (off: GJK).")
       .def_readwrite("box_box", &gjk::GjkOptions::box_box,
-                     "Box-box distance by the separating-axis pre-pass (off: GJK).");
+                     "Box-box distance by the separating-axis pre-pass (off: GJK).")
+      .def_readwrite("revolution_polish", &gjk::GjkOptions::revolution_polish,
+                     "Cylinder/cone pairs GJK settles slowly finished by Newton's method on the closest\n"
+                     "features, certified by GJK's gap (off: GJK alone).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -172,7 +172,7 @@ def test_options_and_results_fields():
 
 
 def test_gjk_options_pick_the_method():
-    """closed_forms, ellipsoid_newton and box_box off route their pairs to GJK: same distance, GJK's iterations."""
+    """closed_forms, ellipsoid_newton, box_box and revolution_polish off route their pairs to GJK: same distance, GJK's iterations."""
     defaults = proxima.GjkOptions()
     assert defaults.closed_forms and defaults.ellipsoid_newton
     pb = proxima.Pose.from_translation((4.1, 0.3, 0.2))
@@ -198,6 +198,22 @@ def test_gjk_options_pick_the_method():
     plain_boxes = proxima.distance(ba, proxima.Pose(), bb, pb, options=proxima.GjkOptions(box_box=False))
     assert defaults.box_box and pre.iterations == 0 and plain_boxes.iterations >= 1
     assert plain_boxes.distance == pytest.approx(pre.distance, abs=pre.gap + plain_boxes.gap + 1e-12)
+    # cylinder-cone: the Newton polish finishes the pairs GJK settles slowly, within both certificates
+    off = proxima.GjkOptions(revolution_polish=False)
+    assert defaults.revolution_polish and not off.revolution_polish
+    cyl, cone = proxima.cylinder(radius=0.6, half_height=0.8), proxima.cone(radius=0.5, half_height=0.7)
+    pose_rng = np.random.default_rng(5)
+    polished = 0
+    for _ in range(20):
+        q = pose_rng.normal(size=4)
+        d = pose_rng.normal(size=3)
+        pc = proxima.Pose(translation=2.2 * d / np.linalg.norm(d), quaternion=q / np.linalg.norm(q))
+        on_answer = proxima.distance(cyl, proxima.Pose(), cone, pc)
+        off_answer = proxima.distance(cyl, proxima.Pose(), cone, pc, options=off)
+        assert on_answer.status == proxima.Status.converged and off_answer.status == proxima.Status.converged
+        assert on_answer.distance == pytest.approx(off_answer.distance, abs=on_answer.gap + off_answer.gap + 1e-12)
+        polished += on_answer.iterations != off_answer.iterations
+    assert polished >= 5, "the polish changed no run: the option did not reach the solver"
 
 
 def test_pair_matches_free_functions(rng):

@@ -7,6 +7,9 @@
 
 #include <proxima/gjk/closed_form.hpp>
 
+#include <cstddef>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace proxima::query {
@@ -14,24 +17,48 @@ namespace {
 
 static_assert(detail::kDispatchGroups == 3, "one case per group below and one <kernel>_<g>.cpp per group");
 
-/// gjk::closed_form_distance for the pairs it answers (spheres, capsules and boxes as in
-/// gjk::has_closed_form_distance); false for every other pair.
+using Variant = AnyConvex::Variant;
+
+/// Calls f(std::type_identity<S>{}) for each alternative S of AnyConvex's variant, in order,
+/// until one returns true; true if one did.
+template <class F>
+constexpr bool any_alternative(F&& f) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return (f(std::type_identity<std::variant_alternative_t<I, Variant>>{}) || ...);
+  }(std::make_index_sequence<std::variant_size_v<Variant>>{});
+}
+
+/// True when some kind B makes (A, B) a pair of gjk::has_closed_form_distance.
+template <class A>
+constexpr bool has_closed_form_partner = any_alternative(
+    []<class B>(std::type_identity<B>) { return gjk::has_closed_form_distance<A, B>; });
+
+/// gjk::closed_form_distance for exactly the pairs of gjk::has_closed_form_distance (derived from
+/// it at compile time, so a new closed form reaches this path by itself); false for every other
+/// pair. A chain of variant index tests over the few kinds with a closed form, not a double
+/// visit: this runs before every cold runtime distance query.
 bool closed_form_distance(const AnyConvex& a, const Pose& pose_a, const AnyConvex& b, const Pose& pose_b,
                           DistanceResult& r) {
-  const auto answer = [&](const auto* sa, const auto* sb) {
-    if (sa == nullptr || sb == nullptr) return false;
-    r = gjk::closed_form_distance(*sa, pose_a, *sb, pose_b);
-    return true;
-  };
-  const auto& va = a.variant();
-  const auto& vb = b.variant();
-  const Sphere* sphere_a = std::get_if<Sphere>(&va);
-  const Sphere* sphere_b = std::get_if<Sphere>(&vb);
-  const Capsule* capsule_a = std::get_if<Capsule>(&va);
-  const Capsule* capsule_b = std::get_if<Capsule>(&vb);
-  return answer(capsule_a, capsule_b) || answer(sphere_a, sphere_b) || answer(sphere_a, capsule_b) ||
-         answer(capsule_a, sphere_b) || answer(sphere_a, std::get_if<Box>(&vb)) ||
-         answer(std::get_if<Box>(&va), sphere_b);
+  const Variant& va = a.variant();
+  const Variant& vb = b.variant();
+  return any_alternative([&]<class A>(std::type_identity<A>) {
+    if constexpr (has_closed_form_partner<A>) {
+      const A* sa = std::get_if<A>(&va);
+      if (sa == nullptr) return false;
+      return any_alternative([&]<class B>(std::type_identity<B>) {
+        if constexpr (gjk::has_closed_form_distance<A, B>) {
+          const B* sb = std::get_if<B>(&vb);
+          if (sb == nullptr) return false;
+          r = gjk::closed_form_distance(*sa, pose_a, *sb, pose_b);
+          return true;
+        } else {
+          return false;
+        }
+      });
+    } else {
+      return false;
+    }
+  });
 }
 
 }  // namespace
