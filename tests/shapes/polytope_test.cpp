@@ -13,8 +13,10 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 
 namespace proxima {
@@ -413,6 +415,73 @@ TEST(Polytope, FusedPairSupportIsTheTwoScans) {
       ASSERT_EQ(s.index_b, b.scan(b_in_a.rotate_inverse(-d))) << "trial " << trial << " d " << d.transpose();
     }
   }
+}
+
+// The climb-start cube map (detail::start_cell): every cell's centre direction maps back to the
+// cell at any scale; a random direction lands in the cell of its major axis whose centre lies
+// within half a cell of the direction's projection on that face (an independent computation:
+// the projection d / |d_a| compared with the cell's centre coordinates); zero, infinite and NaN
+// directions give an index inside the table.
+TEST(Polytope, StartCellMapIsTheCubeMapOfTheDirection) {
+  for (const int r : {1, 2, 8, 16, 32}) {
+    const int cells = 6 * r * r;
+    for (int c = 0; c < cells; ++c) {
+      for (const double scale : {1.0, 1e-300, 3e300, 0.7}) {
+        ASSERT_EQ(detail::start_cell(detail::start_cell_direction(c, r) * scale, r), c)
+            << "r " << r << " cell " << c << " scale " << scale;
+      }
+    }
+    std::mt19937_64 rng(20261126 + std::uint64_t(r));
+    std::normal_distribution<double> normal;
+    for (int k = 0; k < 4000; ++k) {
+      const Vec3 d{normal(rng), normal(rng), normal(rng)};
+      const int c = detail::start_cell(d, r);
+      ASSERT_GE(c, 0);
+      ASSERT_LT(c, cells);
+      const Vec3 centre = detail::start_cell_direction(c, r);
+      int axis = 0;
+      for (int i = 1; i < 3; ++i) axis = std::abs(d[i]) > std::abs(d[axis]) ? i : axis;
+      ASSERT_EQ(centre[axis], d[axis] > 0 ? 1.0 : -1.0) << "seed " << 20261126 + r << " case " << k;
+      const Vec3 projected = d / std::abs(d[axis]);
+      for (int i = 0; i < 3; ++i) {
+        ASSERT_LE(std::abs(projected[i] - centre[i]), 1.0 / r + 1e-12) << "seed " << 20261126 + r << " case " << k;
+      }
+    }
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const Vec3& d : {Vec3(0, 0, 0), Vec3(inf, 0, 0), Vec3(-inf, inf, 1), Vec3(nan, 1, 0), Vec3(nan, nan, nan),
+                          Vec3(1, 1, 1), Vec3(-1, -1, -1), Vec3(0, -0.0, 1e-320)}) {
+      const int c = detail::start_cell(d, r);
+      EXPECT_GE(c, 0) << d.transpose();
+      EXPECT_LT(c, cells) << d.transpose();
+    }
+  }
+}
+
+// The climb from the cube map's start is exact on every hull size that climbs, flat sets
+// included, and every direction of the table's own cells (the centres, where neighbouring
+// cells' answers meet) gives the scan's maximum.
+TEST(Polytope, CubeMapStartsClimbToTheMaximum) {
+  int checked = 0;
+  for (const int n : {48, 127, 128, 511, 512, 2000}) {
+    const std::vector<Vec3> points = points_on_ellipsoid(n, 300 + std::uint64_t(n));
+    std::vector<Vec3> flat = points;
+    for (Vec3& p : flat) p.z() = 0.25 * p.x() - 0.5 * p.y();  // a tilted plane: dimension 2
+    for (const std::vector<Vec3>* set : std::array<const std::vector<Vec3>*, 2>{&points, &flat}) {
+      const Polytope poly(*set);
+      if (poly.size() < kPolytopeHillClimbMinVertices) continue;
+      for (const int r : {8, 16, 32}) {
+        for (int c = 0; c < 6 * r * r; c += 7) {
+          const Vec3 d = detail::start_cell_direction(c, r);
+          const double expected = d.dot(poly.vertices()[static_cast<std::size_t>(poly.scan(d))]);
+          ASSERT_EQ(d.dot(poly.vertices()[static_cast<std::size_t>(poly.support_index(d))]), expected)
+              << "n " << n << " dimension " << poly.dimension() << " r " << r << " cell " << c;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 10000);
 }
 
 TEST(Polytope, ZeroDirectionCopyAndBounds) {
