@@ -131,19 +131,22 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
   std::vector<int>& touched = scratch.touched;
   // Per row: the tallest record, so that a scan for records reaching up to a height starts at a
   // binary search (records starting more than that below it end below it; one pad more against
-  // rounding in hmax - hmin).
+  // rounding in hmax - hmin). Only rows of kLinearScanRecords or more records use it, so it is
+  // found on a row's first use (cost only: the same maximum over the same records in the same
+  // order); -1 marks a row not measured yet.
   std::vector<double>& tallest = scratch.tallest;
   tallest.clear();
   if (faces.records.size() >= kLinearScanRecords) {
-    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, 0);
-    for (const PixelRecord& rec : faces.records) {
-      double& t = tallest[static_cast<std::size_t>(rec.row - faces.row_min)];
-      t = std::max(t, rec.hmax - rec.hmin);
-    }
+    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, -1);
   }
   using Iterator = std::span<const PixelRecord>::iterator;
   auto first_reaching = [&](std::span<const PixelRecord> row, int k, double h) {
-    const double back = tallest[static_cast<std::size_t>(k - faces.row_min)] + pad;
+    double& t = tallest[static_cast<std::size_t>(k - faces.row_min)];
+    if (t < 0) {
+      t = 0;
+      for (const PixelRecord& rec : row) t = std::max(t, rec.hmax - rec.hmin);
+    }
+    const double back = t + pad;
     return std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) { return rec.hmin < h - back; });
   };
   auto visit = [&](const PixelRecord& rec, const VertexRecord& v, bool own_row, bool count_below) {

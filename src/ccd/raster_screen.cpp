@@ -248,21 +248,34 @@ class Drawer {
       const double u = std::clamp((k * set_.pixel - s.r0) / dr, 0.0, 1.0);
       return s.h0 + u * (s.h1 - s.h0);
     };
-    double h_low = dr != 0 ? border_h(k0) : 0.0;
-    for (int k = k0; k <= k1; ++k) {
-      if (static_cast<int>(out_.records.size()) >= set_.max_records) {
-        out_.out_of_records = true;
-        note_rows(k0, k - 1);
-        return;
-      }
-      if (dr == 0) {
+    if (k0 > k1) return;
+    // The piece's records are written in place after one size check (cost only): the records
+    // that fit the budget, as a push_back per row with the check before each would leave.
+    const std::size_t first = out_.records.size();
+    const std::size_t budget = static_cast<std::size_t>(std::max(set_.max_records, 0));
+    const std::size_t room = budget - std::min(first, budget);
+    const std::size_t wanted = static_cast<std::size_t>(k1 - k0) + 1;
+    const std::size_t count = std::min(wanted, room);
+    out_.records.resize(first + count);
+    PixelRecord* rec = out_.records.data() + first;
+    const int k_end = k0 + static_cast<int>(count);  // one past the last row written
+    if (dr == 0) {
+      for (int k = k0; k < k_end; ++k, ++rec) {
         const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-        out_.records.push_back({k, hmin, hmax, segment});
-        continue;
+        *rec = {k, hmin, hmax, segment};
       }
-      const double h_high = border_h(k + 1);
-      out_.records.push_back({k, std::min(h_low, h_high), std::max(h_low, h_high), segment});
-      h_low = h_high;
+    } else {
+      double h_low = border_h(k0);
+      for (int k = k0; k < k_end; ++k, ++rec) {
+        const double h_high = border_h(k + 1);
+        *rec = {k, std::min(h_low, h_high), std::max(h_low, h_high), segment};
+        h_low = h_high;
+      }
+    }
+    if (count < wanted) {
+      out_.out_of_records = true;
+      note_rows(k0, k_end - 1);
+      return;
     }
     note_rows(k0, k1);
   }

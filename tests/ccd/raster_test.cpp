@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cmath>
@@ -159,6 +160,75 @@ TEST(RasterScreen, RecordsAreRecordSpansOfTheirSegments) {
       }
     }
   }
+}
+
+// draw_body writes each piece's records after one budget check (cost only, session 16): a drawing
+// whose budget runs out must hold exactly the records a check before every record leaves, i.e. the
+// first `budget` records of the unlimited drawing in the order they are made (by piece, then row
+// upwards), with its row range the range of those records and out_of_records set exactly when
+// records were left out. Seeded screws; the seed is printed on failure.
+TEST(RasterScreen, ABudgetKeepsTheFirstRecordsOfTheUnlimitedDrawing) {
+  const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
+  const Mesh cube = mesh::make_box(Vec3(0.5, 0.4, 0.3));
+  const std::uint64_t seed = 16;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int truncated = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const Mesh& body = trial % 2 == 0 ? torus : cube;
+    Screw screw;
+    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
+    screw.glide = unit(rng);
+    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
+    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
+    std::vector<Vec3> points, normals;
+    for (const Vec3& p : body.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
+    for (int f = 0; f < body.num_faces(); ++f) normals.push_back(screen.to_canonical * body.face_normal(f));
+    const bool backward = trial % 3 == 1;
+    auto draw = [&](int budget) {
+      detail::RasterSettings settings;
+      settings.pixel = 0.02;
+      settings.time_resolution = 0.02;
+      settings.max_records = budget;
+      settings.max_subdivision = 16;
+      settings.backward = backward;
+      settings.doppel = backward && screw.angle != 0;
+      return detail::draw_body(body, points, normals, screen, settings);
+    };
+    const detail::BodyRaster full = draw(1 << 22);
+    ASSERT_FALSE(full.out_of_records) << "seed " << seed << " trial " << trial;
+    ASSERT_GT(full.records.size(), 20u) << "seed " << seed << " trial " << trial;
+    // The unlimited drawing's records in the order they are made.
+    auto made_order = [](std::vector<detail::PixelRecord> records) {
+      std::sort(records.begin(), records.end(), [](const detail::PixelRecord& p, const detail::PixelRecord& q) {
+        return p.segment != q.segment ? p.segment < q.segment : p.row < q.row;
+      });
+      return records;
+    };
+    const std::vector<detail::PixelRecord> order = made_order(full.records);
+    const int total = static_cast<int>(order.size());
+    for (int budget : {1, 2, 7, total / 3, total / 2 + 1, total - 1, total, total + 5}) {
+      const detail::BodyRaster cut = draw(budget);
+      const std::vector<detail::PixelRecord> got = made_order(cut.records);
+      const std::size_t expected = static_cast<std::size_t>(std::min(budget, total));
+      ASSERT_EQ(got.size(), expected) << "seed " << seed << " trial " << trial << " budget " << budget;
+      EXPECT_EQ(cut.out_of_records, budget < total) << "seed " << seed << " trial " << trial << " budget " << budget;
+      truncated += cut.out_of_records ? 1 : 0;
+      int row_min = std::numeric_limits<int>::max(), row_max = std::numeric_limits<int>::min();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].segment, order[i].segment) << "seed " << seed << " trial " << trial << " budget " << budget;
+        EXPECT_EQ(got[i].row, order[i].row) << "seed " << seed << " trial " << trial << " budget " << budget;
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].hmin), std::bit_cast<std::uint64_t>(order[i].hmin));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].hmax), std::bit_cast<std::uint64_t>(order[i].hmax));
+        row_min = std::min(row_min, got[i].row);
+        row_max = std::max(row_max, got[i].row);
+      }
+      EXPECT_EQ(cut.row_min, row_min) << "seed " << seed << " trial " << trial << " budget " << budget;
+      EXPECT_EQ(cut.row_max, row_max) << "seed " << seed << " trial " << trial << " budget " << budget;
+    }
+  }
+  EXPECT_GE(truncated, 12 * 5) << "seed " << seed << ": most budgets must cut the drawing short";
 }
 
 // row_of takes floor by truncation within kFarRow rows (cost only): it must give std::floor's row
