@@ -178,7 +178,7 @@ class Drawer {
       if (std::isnan(vertex_projection_[key].r)) {
         vertex_projection_[key] = project(poly[i].x, branch);
         const ScreenPoint& p = vertex_projection_[key];
-        out_.vertices.push_back({row_of(p.r, set_.pixel), p.r, p.h, p.t, poly[i].vertex});
+        out_.vertices.push_back({.r = p.r, .h = p.h, .t = p.t, .row = row_of(p.r, set_.pixel), .vertex = poly[i].vertex});
       }
       proj[i] = vertex_projection_[key];
     }
@@ -262,13 +262,13 @@ class Drawer {
     if (dr == 0) {
       for (int k = k0; k < k_end; ++k, ++rec) {
         const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-        *rec = {k, hmin, hmax, segment};
+        *rec = {.hmin = hmin, .hmax = hmax, .row = k, .segment = segment};
       }
     } else {
       double h_low = border_h(k0);
       for (int k = k0; k < k_end; ++k, ++rec) {
         const double h_high = border_h(k + 1);
-        *rec = {k, std::min(h_low, h_high), std::max(h_low, h_high), segment};
+        *rec = {.hmin = std::min(h_low, h_high), .hmax = std::max(h_low, h_high), .row = k, .segment = segment};
         h_low = h_high;
       }
     }
