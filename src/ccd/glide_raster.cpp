@@ -235,13 +235,17 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
 
 // An edge pair with the time window in which the screen says they cross.
 struct EdgeCandidate {
+  // Left uninitialised by default (cost only: the counting sorts size their output and then write
+  // every entry).
+  EdgeCandidate() {}  // NOLINT(modernize-use-equals-default): = default would zero them in resize
+  EdgeCandidate(int a, int b, double l, double h) : edge_a(a), edge_b(b), lo(l), hi(h) {}
   int edge_a, edge_b;
   double lo, hi;
 };
 
 // The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
 // the piece a record stands for.
-std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
   double ua = 0, ub = 1;
   const double dr = s.r1 - s.r0;
   if (dr != 0) {

@@ -44,13 +44,17 @@ void face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical,
     Eigen::Vector2d centre = Eigen::Vector2d::Zero();
     for (int id : ids) centre += Eigen::Vector2d(canonical[id].x(), canonical[id].z());
     centre /= static_cast<double>(ids.size());
-    double offset = 0;
+    // The largest norms as the square roots of the largest squared norms: sqrt is monotone and
+    // correctly rounded, so the same numbers with two square roots per face, not two per corner.
+    double hi_sq = -std::numeric_limits<double>::infinity(), offset_sq = 0;
     for (int id : ids) {
       const Eigen::Vector2d radial(canonical[id].x(), canonical[id].z());
-      range.hi = std::max(range.hi, radial.norm());
-      offset = std::max(offset, (radial - centre).norm());
+      hi_sq = std::max(hi_sq, radial.squaredNorm());
+      offset_sq = std::max(offset_sq, (radial - centre).squaredNorm());
     }
-    range.lo = std::max(0.0, centre.norm() - offset);
+    // (No number among the corners: sqrt(-inf) is NaN and std::max keeps -inf, as before.)
+    range.hi = std::max(range.hi, std::sqrt(hi_sq));
+    range.lo = std::max(0.0, centre.norm() - std::sqrt(offset_sq));
   }
 }
 
@@ -113,23 +117,21 @@ using Polygon = std::vector<PartCorner>;
 
 // Sutherland-Hodgman clip of a polygon to value(x) <= 0 (value affine in x), carrying the corner
 // labels: a kept piece of a boundary keeps its mesh edge, the new boundary along the cut is virtual.
-// Writes into `out` (its capacity is reused across faces: no allocation per face once warm);
-// fewer than three corners left gives an empty polygon.
+// Returns `poly` itself when every corner is kept (cost only: no copy), else `out`, written here
+// (its capacity is reused across faces: no allocation per face once warm); fewer than three
+// corners left gives an empty polygon. `out` must not be `poly`.
 template <class Value>
-void clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
   out.clear();
   const std::size_t k = poly.size();
-  if (k == 0) return;
+  if (k == 0) return out;
   bool all_in = true;
   values.resize(k);
   for (std::size_t i = 0; i < k; ++i) {
     values[i] = value(poly[i].x);
     all_in = all_in && values[i] <= 0;
   }
-  if (all_in) {
-    out.assign(poly.begin(), poly.end());
-    return;
-  }
+  if (all_in) return poly;
   for (std::size_t i = 0; i < k; ++i) {
     const std::size_t j = (i + 1) % k;
     const PartCorner& cur = poly[i];
@@ -143,6 +145,7 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
     }
   }
   if (out.size() < kMinCorners) out.clear();
+  return out;
 }
 
 class Drawer {
@@ -262,13 +265,13 @@ class Drawer {
     if (dr == 0) {
       for (int k = k0; k < k_end; ++k, ++rec) {
         const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-        *rec = {.hmin = hmin, .hmax = hmax, .row = k, .segment = segment};
+        *rec = PixelRecord(hmin, hmax, k, segment);
       }
     } else {
       double h_low = border_h(k0);
       for (int k = k0; k < k_end; ++k, ++rec) {
         const double h_high = border_h(k + 1);
-        *rec = {.hmin = std::min(h_low, h_high), .hmax = std::max(h_low, h_high), .row = k, .segment = segment};
+        *rec = PixelRecord(std::min(h_low, h_high), std::max(h_low, h_high), k, segment);
         h_low = h_high;
       }
     }
@@ -317,7 +320,7 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
   const double cos_t = std::cos(theta), sin_t = std::sin(theta);
-  Polygon &poly = scratch.poly, &kept = scratch.kept, &half = scratch.half, &wedge = scratch.wedge;
+  Polygon &poly = scratch.poly, &half = scratch.half, &wedge = scratch.wedge;
   std::vector<double>& values = scratch.values;
   for (int f = 0; f < m.num_faces(); ++f) {
     if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
@@ -330,13 +333,13 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
       h = m.half_edge(h).next;
     }
     // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero.
-    clip(
+    const Polygon& kept = clip(
         poly,
         [&](const Vec3& x) {
           const double w = facing(x, n);
           return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
         },
-        values, kept);
+        values, scratch.kept);
     if (kept.empty()) continue;
     if (theta == 0) {
       drawer.add_part(f, Branch::principal, kept);
@@ -349,19 +352,16 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
       // Seed figures 10 and 11: the part is cut along the half-planes x = 0 so that each piece
       // has a continuous azimuth; a cut through the axis shows on the screen as a boundary
       // through (r, h) = (0, 0), where the whole axis projects.
-      clip(
-          kept, [](const Vec3& x) { return -x.x(); }, values, half);
-      drawer.add_part(f, Branch::positive, half);
-      clip(
-          kept, [](const Vec3& x) { return x.x(); }, values, half);
-      drawer.add_part(f, Branch::negative, half);
+      drawer.add_part(f, Branch::positive, clip(
+          kept, [](const Vec3& x) { return -x.x(); }, values, half));
+      drawer.add_part(f, Branch::negative, clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half));
     }
     if (settings.doppel) {
-      clip(
+      const Polygon& west = clip(
           kept, [](const Vec3& x) { return x.x(); }, values, half);
-      clip(
-          half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
-      drawer.add_part(f, Branch::doppel, wedge);
+      drawer.add_part(f, Branch::doppel, clip(
+          west, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge));
     }
   }
   // Seed section 9, fourth step: bucket sort by row, then by hmin within each row.

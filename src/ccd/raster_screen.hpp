@@ -55,6 +55,10 @@ struct ScreenSegment {
 /// (The doubles come first: 24 bytes, not 32 with an int before them. Cost only: the records are
 /// copied by the sorts and scanned by every scan.)
 struct PixelRecord {
+  // Left uninitialised by default (cost only: draw_body sizes its record list for a piece and
+  // then writes every new record).
+  PixelRecord() {}  // NOLINT(modernize-use-equals-default): = default would zero them in resize
+  PixelRecord(double lo, double hi, int k, int s) : hmin(lo), hmax(hi), row(k), segment(s) {}
   double hmin, hmax;
   int row;
   int segment;  ///< index into BodyRaster::segments (its times, edge and part)
