@@ -1030,6 +1030,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   settings.time_resolution = options.time_resolution;
   settings.max_records = options.max_pixel_records;
   settings.max_subdivision = options.max_subdivision;
+  settings.keep_corners = false;
   // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
   // count as both facings (a face sliding along the motion stays a candidate).
   settings.facing_slack = options.feature_tolerance * max_speed;

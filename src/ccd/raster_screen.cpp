@@ -166,7 +166,7 @@ class Drawer {
     if (poly.size() < kMinCorners) return;
     const int part = static_cast<int>(out_.parts.size());
     out_.parts.push_back({face, branch, static_cast<int>(out_.corners.size()), static_cast<int>(poly.size())});
-    out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
+    if (set_.keep_corners) out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
     std::vector<ScreenPoint>& proj = projected_;
     proj.resize(poly.size());
     for (std::size_t i = 0; i < poly.size(); ++i) {
@@ -312,7 +312,7 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
-  out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
+  if (settings.keep_corners) out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
   Drawer drawer(screen, settings, out, scratch, m.num_edges(), m.num_vertices());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).

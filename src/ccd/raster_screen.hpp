@@ -38,7 +38,7 @@ struct PartCorner {
 struct FacePart {
   int face = -1;
   Branch branch = Branch::principal;
-  int first = 0;  ///< first corner in BodyRaster::corners
+  int first = 0;  ///< first corner in BodyRaster::corners (when kept: RasterSettings::keep_corners)
   int count = 0;
 };
 
@@ -94,6 +94,8 @@ struct RasterSettings {
   bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
   bool doppel = false;         ///< add the doppeled parts (body A)
   double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Keep the parts' corners in BodyRaster::corners (the scans do not read them; cost only).
+  bool keep_corners = true;
   /// Faces f with skip_face[f] != 0 are not drawn (empty: every face is).
   std::span<const unsigned char> skip_face;
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
@@ -104,7 +106,7 @@ struct RasterSettings {
 /// One body on the screen.
 struct BodyRaster {
   std::vector<FacePart> parts;
-  std::vector<PartCorner> corners;
+  std::vector<PartCorner> corners;  ///< empty unless RasterSettings::keep_corners
   std::vector<ScreenSegment> segments;
   std::vector<PixelRecord> records;               ///< sorted by (row, hmin)
   std::vector<int> row_start;                     ///< records of row k start at row_start[k - row_min]

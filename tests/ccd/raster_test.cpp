@@ -231,6 +231,71 @@ TEST(RasterScreen, ABudgetKeepsTheFirstRecordsOfTheUnlimitedDrawing) {
   EXPECT_GE(truncated, 12 * 5) << "seed " << seed << ": most budgets must cut the drawing short";
 }
 
+// The query draws without keeping the parts' corners (cost only, session 16): everything else the
+// drawing holds must be the same, bit for bit, and the corners left empty. Seeded screws; the
+// seed is printed on failure.
+TEST(RasterScreen, DrawingWithoutCornersKeepsEverythingElse) {
+  const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
+  const std::uint64_t seed = 161;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  for (int trial = 0; trial < 8; ++trial) {
+    Screw screw;
+    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
+    screw.glide = unit(rng);
+    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
+    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
+    std::vector<Vec3> points, normals;
+    for (const Vec3& p : torus.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
+    for (int f = 0; f < torus.num_faces(); ++f) normals.push_back(screen.to_canonical * torus.face_normal(f));
+    detail::RasterSettings settings;
+    settings.pixel = 0.02;
+    settings.time_resolution = 0.02;
+    settings.max_records = 1 << 22;
+    settings.max_subdivision = 16;
+    settings.backward = trial % 2 == 1;
+    settings.doppel = settings.backward && screw.angle != 0;
+    const detail::BodyRaster with = detail::draw_body(torus, points, normals, screen, settings);
+    settings.keep_corners = false;
+    const detail::BodyRaster without = detail::draw_body(torus, points, normals, screen, settings);
+    ASSERT_FALSE(with.corners.empty()) << "seed " << seed << " trial " << trial;
+    EXPECT_TRUE(without.corners.empty()) << "seed " << seed << " trial " << trial;
+    ASSERT_EQ(with.parts.size(), without.parts.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.parts.size(); ++i) {
+      EXPECT_EQ(with.parts[i].face, without.parts[i].face);
+      EXPECT_EQ(with.parts[i].branch, without.parts[i].branch);
+      EXPECT_EQ(with.parts[i].count, without.parts[i].count);
+    }
+    ASSERT_EQ(with.segments.size(), without.segments.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.segments.size(); ++i) {
+      const detail::ScreenSegment &p = with.segments[i], &q = without.segments[i];
+      EXPECT_TRUE(bits(p.r0) == bits(q.r0) && bits(p.h0) == bits(q.h0) && bits(p.t0) == bits(q.t0) &&
+                  bits(p.r1) == bits(q.r1) && bits(p.h1) == bits(q.h1) && bits(p.t1) == bits(q.t1) &&
+                  bits(p.time_error) == bits(q.time_error) && p.edge == q.edge && p.part == q.part)
+          << "seed " << seed << " trial " << trial << " segment " << i;
+    }
+    ASSERT_EQ(with.records.size(), without.records.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.records.size(); ++i) {
+      const detail::PixelRecord &p = with.records[i], &q = without.records[i];
+      EXPECT_TRUE(p.row == q.row && p.segment == q.segment && bits(p.hmin) == bits(q.hmin) &&
+                  bits(p.hmax) == bits(q.hmax))
+          << "seed " << seed << " trial " << trial << " record " << i;
+    }
+    ASSERT_EQ(with.vertices.size(), without.vertices.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.vertices.size(); ++i) {
+      const detail::VertexRecord &p = with.vertices[i], &q = without.vertices[i];
+      EXPECT_TRUE(p.row == q.row && p.vertex == q.vertex && bits(p.r) == bits(q.r) && bits(p.h) == bits(q.h) &&
+                  bits(p.t) == bits(q.t))
+          << "seed " << seed << " trial " << trial << " vertex " << i;
+    }
+    EXPECT_EQ(with.row_start, without.row_start);
+    EXPECT_EQ(with.row_min, without.row_min);
+    EXPECT_EQ(with.row_max, without.row_max);
+  }
+}
+
 // row_of takes floor by truncation within kFarRow rows (cost only): it must give std::floor's row
 // with the clamp everywhere, on integers, negatives, signed zeros, values next to row borders,
 // the clamp's edge, beyond it, infinities and NaN.
