@@ -131,19 +131,22 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
   std::vector<int>& touched = scratch.touched;
   // Per row: the tallest record, so that a scan for records reaching up to a height starts at a
   // binary search (records starting more than that below it end below it; one pad more against
-  // rounding in hmax - hmin).
+  // rounding in hmax - hmin). Only rows of kLinearScanRecords or more records use it, so it is
+  // found on a row's first use (cost only: the same maximum over the same records in the same
+  // order); -1 marks a row not measured yet.
   std::vector<double>& tallest = scratch.tallest;
   tallest.clear();
   if (faces.records.size() >= kLinearScanRecords) {
-    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, 0);
-    for (const PixelRecord& rec : faces.records) {
-      double& t = tallest[static_cast<std::size_t>(rec.row - faces.row_min)];
-      t = std::max(t, rec.hmax - rec.hmin);
-    }
+    tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, -1);
   }
   using Iterator = std::span<const PixelRecord>::iterator;
   auto first_reaching = [&](std::span<const PixelRecord> row, int k, double h) {
-    const double back = tallest[static_cast<std::size_t>(k - faces.row_min)] + pad;
+    double& t = tallest[static_cast<std::size_t>(k - faces.row_min)];
+    if (t < 0) {
+      t = 0;
+      for (const PixelRecord& rec : row) t = std::max(t, rec.hmax - rec.hmin);
+    }
+    const double back = t + pad;
     return std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) { return rec.hmin < h - back; });
   };
   auto visit = [&](const PixelRecord& rec, const VertexRecord& v, bool own_row, bool count_below) {
@@ -232,13 +235,17 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
 
 // An edge pair with the time window in which the screen says they cross.
 struct EdgeCandidate {
+  // Left uninitialised by default (cost only: the counting sorts size their output and then write
+  // every entry).
+  EdgeCandidate() {}  // NOLINT(modernize-use-equals-default): = default would zero them in resize
+  EdgeCandidate(int a, int b, double l, double h) : edge_a(a), edge_b(b), lo(l), hi(h) {}
   int edge_a, edge_b;
   double lo, hi;
 };
 
 // The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
 // the piece a record stands for.
-std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
   double ua = 0, ub = 1;
   const double dr = s.r1 - s.r0;
   if (dr != 0) {
@@ -1023,6 +1030,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   settings.time_resolution = options.time_resolution;
   settings.max_records = options.max_pixel_records;
   settings.max_subdivision = options.max_subdivision;
+  settings.keep_corners = false;
   // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
   // count as both facings (a face sliding along the motion stays a candidate).
   settings.facing_slack = options.feature_tolerance * max_speed;

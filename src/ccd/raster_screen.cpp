@@ -44,13 +44,17 @@ void face_radial_ranges(const mesh::Mesh& m, const std::vector<Vec3>& canonical,
     Eigen::Vector2d centre = Eigen::Vector2d::Zero();
     for (int id : ids) centre += Eigen::Vector2d(canonical[id].x(), canonical[id].z());
     centre /= static_cast<double>(ids.size());
-    double offset = 0;
+    // The largest norms as the square roots of the largest squared norms: sqrt is monotone and
+    // correctly rounded, so the same numbers with two square roots per face, not two per corner.
+    double hi_sq = -std::numeric_limits<double>::infinity(), offset_sq = 0;
     for (int id : ids) {
       const Eigen::Vector2d radial(canonical[id].x(), canonical[id].z());
-      range.hi = std::max(range.hi, radial.norm());
-      offset = std::max(offset, (radial - centre).norm());
+      hi_sq = std::max(hi_sq, radial.squaredNorm());
+      offset_sq = std::max(offset_sq, (radial - centre).squaredNorm());
     }
-    range.lo = std::max(0.0, centre.norm() - offset);
+    // (No number among the corners: sqrt(-inf) is NaN and std::max keeps -inf, as before.)
+    range.hi = std::max(range.hi, std::sqrt(hi_sq));
+    range.lo = std::max(0.0, centre.norm() - std::sqrt(offset_sq));
   }
 }
 
@@ -113,23 +117,21 @@ using Polygon = std::vector<PartCorner>;
 
 // Sutherland-Hodgman clip of a polygon to value(x) <= 0 (value affine in x), carrying the corner
 // labels: a kept piece of a boundary keeps its mesh edge, the new boundary along the cut is virtual.
-// Writes into `out` (its capacity is reused across faces: no allocation per face once warm);
-// fewer than three corners left gives an empty polygon.
+// Returns `poly` itself when every corner is kept (cost only: no copy), else `out`, written here
+// (its capacity is reused across faces: no allocation per face once warm); fewer than three
+// corners left gives an empty polygon. `out` must not be `poly`.
 template <class Value>
-void clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
   out.clear();
   const std::size_t k = poly.size();
-  if (k == 0) return;
+  if (k == 0) return out;
   bool all_in = true;
   values.resize(k);
   for (std::size_t i = 0; i < k; ++i) {
     values[i] = value(poly[i].x);
     all_in = all_in && values[i] <= 0;
   }
-  if (all_in) {
-    out.assign(poly.begin(), poly.end());
-    return;
-  }
+  if (all_in) return poly;
   for (std::size_t i = 0; i < k; ++i) {
     const std::size_t j = (i + 1) % k;
     const PartCorner& cur = poly[i];
@@ -143,6 +145,7 @@ void clip(const Polygon& poly, const Value& value, std::vector<double>& values, 
     }
   }
   if (out.size() < kMinCorners) out.clear();
+  return out;
 }
 
 class Drawer {
@@ -163,7 +166,7 @@ class Drawer {
     if (poly.size() < kMinCorners) return;
     const int part = static_cast<int>(out_.parts.size());
     out_.parts.push_back({face, branch, static_cast<int>(out_.corners.size()), static_cast<int>(poly.size())});
-    out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
+    if (set_.keep_corners) out_.corners.insert(out_.corners.end(), poly.begin(), poly.end());
     std::vector<ScreenPoint>& proj = projected_;
     proj.resize(poly.size());
     for (std::size_t i = 0; i < poly.size(); ++i) {
@@ -178,7 +181,7 @@ class Drawer {
       if (std::isnan(vertex_projection_[key].r)) {
         vertex_projection_[key] = project(poly[i].x, branch);
         const ScreenPoint& p = vertex_projection_[key];
-        out_.vertices.push_back({row_of(p.r, set_.pixel), p.r, p.h, p.t, poly[i].vertex});
+        out_.vertices.push_back({.r = p.r, .h = p.h, .t = p.t, .row = row_of(p.r, set_.pixel), .vertex = poly[i].vertex});
       }
       proj[i] = vertex_projection_[key];
     }
@@ -248,21 +251,34 @@ class Drawer {
       const double u = std::clamp((k * set_.pixel - s.r0) / dr, 0.0, 1.0);
       return s.h0 + u * (s.h1 - s.h0);
     };
-    double h_low = dr != 0 ? border_h(k0) : 0.0;
-    for (int k = k0; k <= k1; ++k) {
-      if (static_cast<int>(out_.records.size()) >= set_.max_records) {
-        out_.out_of_records = true;
-        note_rows(k0, k - 1);
-        return;
-      }
-      if (dr == 0) {
+    if (k0 > k1) return;
+    // The piece's records are written in place after one size check (cost only): the records
+    // that fit the budget, as a push_back per row with the check before each would leave.
+    const std::size_t first = out_.records.size();
+    const std::size_t budget = static_cast<std::size_t>(std::max(set_.max_records, 0));
+    const std::size_t room = budget - std::min(first, budget);
+    const std::size_t wanted = static_cast<std::size_t>(k1 - k0) + 1;
+    const std::size_t count = std::min(wanted, room);
+    out_.records.resize(first + count);
+    PixelRecord* rec = out_.records.data() + first;
+    const int k_end = k0 + static_cast<int>(count);  // one past the last row written
+    if (dr == 0) {
+      for (int k = k0; k < k_end; ++k, ++rec) {
         const auto [hmin, hmax] = record_span(s, k, set_.pixel);
-        out_.records.push_back({k, hmin, hmax, segment});
-        continue;
+        *rec = PixelRecord(hmin, hmax, k, segment);
       }
-      const double h_high = border_h(k + 1);
-      out_.records.push_back({k, std::min(h_low, h_high), std::max(h_low, h_high), segment});
-      h_low = h_high;
+    } else {
+      double h_low = border_h(k0);
+      for (int k = k0; k < k_end; ++k, ++rec) {
+        const double h_high = border_h(k + 1);
+        *rec = PixelRecord(std::min(h_low, h_high), std::max(h_low, h_high), k, segment);
+        h_low = h_high;
+      }
+    }
+    if (count < wanted) {
+      out_.out_of_records = true;
+      note_rows(k0, k_end - 1);
+      return;
     }
     note_rows(k0, k1);
   }
@@ -296,7 +312,7 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   out.records.reserve(static_cast<std::size_t>(kRecordsPerEdgeGuess * m.num_edges()));
   out.vertices.reserve(static_cast<std::size_t>(2 * m.num_vertices()));
   out.parts.reserve(static_cast<std::size_t>(2 * m.num_faces()));
-  out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
+  if (settings.keep_corners) out.corners.reserve(static_cast<std::size_t>(kCornersPerFaceGuess * m.num_faces()));
   Drawer drawer(screen, settings, out, scratch, m.num_edges(), m.num_vertices());
   const double theta = screen.theta, g = screen.glide;
   // omega(x) = theta j x x + g j = (theta z, g, -theta x) in the canonical frame (seed eq. (4)).
@@ -304,7 +320,7 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
   const double cos_t = std::cos(theta), sin_t = std::sin(theta);
-  Polygon &poly = scratch.poly, &kept = scratch.kept, &half = scratch.half, &wedge = scratch.wedge;
+  Polygon &poly = scratch.poly, &half = scratch.half, &wedge = scratch.wedge;
   std::vector<double>& values = scratch.values;
   for (int f = 0; f < m.num_faces(); ++f) {
     if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
@@ -317,13 +333,13 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
       h = m.half_edge(h).next;
     }
     // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero.
-    clip(
+    const Polygon& kept = clip(
         poly,
         [&](const Vec3& x) {
           const double w = facing(x, n);
           return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
         },
-        values, kept);
+        values, scratch.kept);
     if (kept.empty()) continue;
     if (theta == 0) {
       drawer.add_part(f, Branch::principal, kept);
@@ -336,19 +352,16 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
       // Seed figures 10 and 11: the part is cut along the half-planes x = 0 so that each piece
       // has a continuous azimuth; a cut through the axis shows on the screen as a boundary
       // through (r, h) = (0, 0), where the whole axis projects.
-      clip(
-          kept, [](const Vec3& x) { return -x.x(); }, values, half);
-      drawer.add_part(f, Branch::positive, half);
-      clip(
-          kept, [](const Vec3& x) { return x.x(); }, values, half);
-      drawer.add_part(f, Branch::negative, half);
+      drawer.add_part(f, Branch::positive, clip(
+          kept, [](const Vec3& x) { return -x.x(); }, values, half));
+      drawer.add_part(f, Branch::negative, clip(
+          kept, [](const Vec3& x) { return x.x(); }, values, half));
     }
     if (settings.doppel) {
-      clip(
+      const Polygon& west = clip(
           kept, [](const Vec3& x) { return x.x(); }, values, half);
-      clip(
-          half, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge);
-      drawer.add_part(f, Branch::doppel, wedge);
+      drawer.add_part(f, Branch::doppel, clip(
+          west, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge));
     }
   }
   // Seed section 9, fourth step: bucket sort by row, then by hmin within each row.

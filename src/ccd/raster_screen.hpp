@@ -38,7 +38,7 @@ struct PartCorner {
 struct FacePart {
   int face = -1;
   Branch branch = Branch::principal;
-  int first = 0;  ///< first corner in BodyRaster::corners
+  int first = 0;  ///< first corner in BodyRaster::corners (when kept: RasterSettings::keep_corners)
   int count = 0;
 };
 
@@ -52,16 +52,22 @@ struct ScreenSegment {
 
 /// Seed section 9's pixel record: the pixels of one screen segment within one row of the screen,
 /// merged into one record (hmin, hmax) as the seed merges successive pixels of equal r.
+/// (The doubles come first: 24 bytes, not 32 with an int before them. Cost only: the records are
+/// copied by the sorts and scanned by every scan.)
 struct PixelRecord {
-  int row;
+  // Left uninitialised by default (cost only: draw_body sizes its record list for a piece and
+  // then writes every new record).
+  PixelRecord() {}  // NOLINT(modernize-use-equals-default): = default would zero them in resize
+  PixelRecord(double lo, double hi, int k, int s) : hmin(lo), hmax(hi), row(k), segment(s) {}
   double hmin, hmax;
+  int row;
   int segment;  ///< index into BodyRaster::segments (its times, edge and part)
 };
 
-/// A projected vertex (seed section 9: the "vertex flag" pixels).
+/// A projected vertex (seed section 9: the "vertex flag" pixels). 32 bytes, doubles first.
 struct VertexRecord {
-  int row;
   double r, h, t;
+  int row;
   int vertex;
 };
 
@@ -88,6 +94,8 @@ struct RasterSettings {
   bool backward = false;       ///< keep omega . n <= 0 (body A) instead of >= 0 (body B)
   bool doppel = false;         ///< add the doppeled parts (body A)
   double facing_slack = 0;     ///< |omega . n| below this counts as both facings (a speed)
+  /// Keep the parts' corners in BodyRaster::corners (the scans do not read them; cost only).
+  bool keep_corners = true;
   /// Faces f with skip_face[f] != 0 are not drawn (empty: every face is).
   std::span<const unsigned char> skip_face;
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
@@ -98,7 +106,7 @@ struct RasterSettings {
 /// One body on the screen.
 struct BodyRaster {
   std::vector<FacePart> parts;
-  std::vector<PartCorner> corners;
+  std::vector<PartCorner> corners;  ///< empty unless RasterSettings::keep_corners
   std::vector<ScreenSegment> segments;
   std::vector<PixelRecord> records;               ///< sorted by (row, hmin)
   std::vector<int> row_start;                     ///< records of row k start at row_start[k - row_min]

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cmath>
@@ -158,6 +159,140 @@ TEST(RasterScreen, RecordsAreRecordSpansOfTheirSegments) {
         EXPECT_LE(rec.row, raster.row_max);
       }
     }
+  }
+}
+
+// draw_body writes each piece's records after one budget check (cost only, session 16): a drawing
+// whose budget runs out must hold exactly the records a check before every record leaves, i.e. the
+// first `budget` records of the unlimited drawing in the order they are made (by piece, then row
+// upwards), with its row range the range of those records and out_of_records set exactly when
+// records were left out. Seeded screws; the seed is printed on failure.
+TEST(RasterScreen, ABudgetKeepsTheFirstRecordsOfTheUnlimitedDrawing) {
+  const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
+  const Mesh cube = mesh::make_box(Vec3(0.5, 0.4, 0.3));
+  const std::uint64_t seed = 16;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  int truncated = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const Mesh& body = trial % 2 == 0 ? torus : cube;
+    Screw screw;
+    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
+    screw.glide = unit(rng);
+    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
+    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
+    std::vector<Vec3> points, normals;
+    for (const Vec3& p : body.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
+    for (int f = 0; f < body.num_faces(); ++f) normals.push_back(screen.to_canonical * body.face_normal(f));
+    const bool backward = trial % 3 == 1;
+    auto draw = [&](int budget) {
+      detail::RasterSettings settings;
+      settings.pixel = 0.02;
+      settings.time_resolution = 0.02;
+      settings.max_records = budget;
+      settings.max_subdivision = 16;
+      settings.backward = backward;
+      settings.doppel = backward && screw.angle != 0;
+      return detail::draw_body(body, points, normals, screen, settings);
+    };
+    const detail::BodyRaster full = draw(1 << 22);
+    ASSERT_FALSE(full.out_of_records) << "seed " << seed << " trial " << trial;
+    ASSERT_GT(full.records.size(), 20u) << "seed " << seed << " trial " << trial;
+    // The unlimited drawing's records in the order they are made.
+    auto made_order = [](std::vector<detail::PixelRecord> records) {
+      std::sort(records.begin(), records.end(), [](const detail::PixelRecord& p, const detail::PixelRecord& q) {
+        return p.segment != q.segment ? p.segment < q.segment : p.row < q.row;
+      });
+      return records;
+    };
+    const std::vector<detail::PixelRecord> order = made_order(full.records);
+    const int total = static_cast<int>(order.size());
+    for (int budget : {1, 2, 7, total / 3, total / 2 + 1, total - 1, total, total + 5}) {
+      const detail::BodyRaster cut = draw(budget);
+      const std::vector<detail::PixelRecord> got = made_order(cut.records);
+      const std::size_t expected = static_cast<std::size_t>(std::min(budget, total));
+      ASSERT_EQ(got.size(), expected) << "seed " << seed << " trial " << trial << " budget " << budget;
+      EXPECT_EQ(cut.out_of_records, budget < total) << "seed " << seed << " trial " << trial << " budget " << budget;
+      truncated += cut.out_of_records ? 1 : 0;
+      int row_min = std::numeric_limits<int>::max(), row_max = std::numeric_limits<int>::min();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].segment, order[i].segment) << "seed " << seed << " trial " << trial << " budget " << budget;
+        EXPECT_EQ(got[i].row, order[i].row) << "seed " << seed << " trial " << trial << " budget " << budget;
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].hmin), std::bit_cast<std::uint64_t>(order[i].hmin));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].hmax), std::bit_cast<std::uint64_t>(order[i].hmax));
+        row_min = std::min(row_min, got[i].row);
+        row_max = std::max(row_max, got[i].row);
+      }
+      EXPECT_EQ(cut.row_min, row_min) << "seed " << seed << " trial " << trial << " budget " << budget;
+      EXPECT_EQ(cut.row_max, row_max) << "seed " << seed << " trial " << trial << " budget " << budget;
+    }
+  }
+  EXPECT_GE(truncated, 12 * 5) << "seed " << seed << ": most budgets must cut the drawing short";
+}
+
+// The query draws without keeping the parts' corners (cost only, session 16): everything else the
+// drawing holds must be the same, bit for bit, and the corners left empty. Seeded screws; the
+// seed is printed on failure.
+TEST(RasterScreen, DrawingWithoutCornersKeepsEverythingElse) {
+  const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
+  const std::uint64_t seed = 161;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  for (int trial = 0; trial < 8; ++trial) {
+    Screw screw;
+    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
+    screw.glide = unit(rng);
+    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
+    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
+    std::vector<Vec3> points, normals;
+    for (const Vec3& p : torus.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
+    for (int f = 0; f < torus.num_faces(); ++f) normals.push_back(screen.to_canonical * torus.face_normal(f));
+    detail::RasterSettings settings;
+    settings.pixel = 0.02;
+    settings.time_resolution = 0.02;
+    settings.max_records = 1 << 22;
+    settings.max_subdivision = 16;
+    settings.backward = trial % 2 == 1;
+    settings.doppel = settings.backward && screw.angle != 0;
+    const detail::BodyRaster with = detail::draw_body(torus, points, normals, screen, settings);
+    settings.keep_corners = false;
+    const detail::BodyRaster without = detail::draw_body(torus, points, normals, screen, settings);
+    ASSERT_FALSE(with.corners.empty()) << "seed " << seed << " trial " << trial;
+    EXPECT_TRUE(without.corners.empty()) << "seed " << seed << " trial " << trial;
+    ASSERT_EQ(with.parts.size(), without.parts.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.parts.size(); ++i) {
+      EXPECT_EQ(with.parts[i].face, without.parts[i].face);
+      EXPECT_EQ(with.parts[i].branch, without.parts[i].branch);
+      EXPECT_EQ(with.parts[i].count, without.parts[i].count);
+    }
+    ASSERT_EQ(with.segments.size(), without.segments.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.segments.size(); ++i) {
+      const detail::ScreenSegment &p = with.segments[i], &q = without.segments[i];
+      EXPECT_TRUE(bits(p.r0) == bits(q.r0) && bits(p.h0) == bits(q.h0) && bits(p.t0) == bits(q.t0) &&
+                  bits(p.r1) == bits(q.r1) && bits(p.h1) == bits(q.h1) && bits(p.t1) == bits(q.t1) &&
+                  bits(p.time_error) == bits(q.time_error) && p.edge == q.edge && p.part == q.part)
+          << "seed " << seed << " trial " << trial << " segment " << i;
+    }
+    ASSERT_EQ(with.records.size(), without.records.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.records.size(); ++i) {
+      const detail::PixelRecord &p = with.records[i], &q = without.records[i];
+      EXPECT_TRUE(p.row == q.row && p.segment == q.segment && bits(p.hmin) == bits(q.hmin) &&
+                  bits(p.hmax) == bits(q.hmax))
+          << "seed " << seed << " trial " << trial << " record " << i;
+    }
+    ASSERT_EQ(with.vertices.size(), without.vertices.size()) << "seed " << seed << " trial " << trial;
+    for (std::size_t i = 0; i < with.vertices.size(); ++i) {
+      const detail::VertexRecord &p = with.vertices[i], &q = without.vertices[i];
+      EXPECT_TRUE(p.row == q.row && p.vertex == q.vertex && bits(p.r) == bits(q.r) && bits(p.h) == bits(q.h) &&
+                  bits(p.t) == bits(q.t))
+          << "seed " << seed << " trial " << trial << " vertex " << i;
+    }
+    EXPECT_EQ(with.row_start, without.row_start);
+    EXPECT_EQ(with.row_min, without.row_min);
+    EXPECT_EQ(with.row_max, without.row_max);
   }
 }
 
