@@ -129,10 +129,6 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
   return rounded_answer(c, a.radius(), p + t * d, b.radius(), b.half_length());
 }
 
-/// Below this 1 - b^2 (b the cosine of the axes' angle: about 0.01 rad) closest_on_unit_segments
-/// forms its terms by Lagrange's identity.
-inline constexpr double kNearlyParallel = 1e-4;
-
 /// Closest points of the segments m1 + s u1, |s| <= h1 and m2 + t u2, |t| <= h2 with unit
 /// directions u1, u2 (a pose's rotation columns, orthonormal to double precision, so u.u = 1 is
 /// taken as exact): the clamped two-parameter minimisation of closest_on_segments in the centred
@@ -149,10 +145,10 @@ inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, 
   // The unconstrained s = (b f - c) / (1 - b^2). On nearly parallel axes 1 - b^2 and b f - c
   // cancel (to nothing below an angle of about 1e-8), so there both are formed by Lagrange's
   // identity with n = u1 x u2, which keeps their relative accuracy: 1 - b^2 = |n|^2 and
-  // b f - c = n . (u2 x r). Above the threshold 1 - b^2 loses at most about 1e-12 relative.
+  // b f - c = n . (u2 x r) (threshold kCapsuleNearlyParallel, tolerance.hpp).
   double denom = 1 - b * b;
   double num = b * f - c;
-  if (denom < kNearlyParallel) {
+  if (denom < kCapsuleNearlyParallel) {
     const Vec3 n = u1.cross(u2);
     denom = n.squaredNorm();  // 0 for parallel segments
     num = n.dot(u2.cross(r));
