@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <random>
 #include <sstream>
 #include <string>
@@ -181,6 +182,79 @@ TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
   EXPECT_GE(mix["crossing_capsules"], 40);
   EXPECT_GE(mix["centre_inside_box"], 40);
   EXPECT_GE(mix["touching_spheres"], 40);
+}
+
+/// The capsule pair's segment solve (detail::closest_on_unit_segments) against the optimality
+/// conditions of the convex problem min |c2(t) - c1(s)|^2, |s| <= h1, |t| <= h2, which certify a
+/// global minimum: with w = c2 - c1, where s can move down u1.w >= 0, where it can move up
+/// u1.w <= 0 (and the same for t with the sign of u2.w reversed), each to a tolerance; the points
+/// must lie on their segments. Rotations from random quaternions; the second axis is the first
+/// turned by 1e-17..1e-2 rad (nearly parallel, where 1 - b^2 cancels), exactly parallel, or
+/// random; half-lengths 1e-3..1e3; centres up to 1e2 from the origin and 1e-4..1e4 apart.
+TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
+  const unsigned seed = 20261126;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::normal_distribution<double> g;
+  const auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
+  const auto unit = [&] {
+    Vec3 v{g(rng), g(rng), g(rng)};
+    return Vec3(v.normalized());
+  };
+  std::map<std::string, int> mix;
+  int failures = 0;
+  for (int c = 0; c < 20000 && failures < 10; ++c) {
+    const Pose pa = proxima::test::draw_quaternion_pose(g, rng);
+    Pose pb = proxima::test::draw_quaternion_pose(g, rng);
+    const int family = c % 4;  // 0 random, 1 nearly parallel, 2 parallel, 3 nearly antiparallel
+    if (family == 1 || family == 3) {
+      // Turn A's rotation by a tiny angle about a random axis (and by pi about x for family 3).
+      const double angle = log_uniform(1e-17, 1e-2);
+      const Vec3 axis = unit();
+      Mat3 turn = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+      if (family == 3) turn = turn * Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix();
+      pb = Pose::from_matrix(pa.rotation() * turn, Vec3::Zero());
+    } else if (family == 2) {
+      pb = Pose::from_matrix(pa.rotation(), Vec3::Zero());
+    }
+    const double h1 = log_uniform(1e-3, 1e3);
+    const double h2 = log_uniform(1e-3, 1e3);
+    const Vec3 m1 = log_uniform(1e-3, 1e2) * unit();
+    const Vec3 m2 = m1 + log_uniform(1e-4, 1e4) * unit();
+    const Vec3 u1 = pa.rotation().col(2);
+    const Vec3 u2 = pb.rotation().col(2);
+    Vec3 c1, c2;
+    gjk::detail::closest_on_unit_segments(m1, u1, h1, m2, u2, h2, c1, c2);
+    const double s = u1.dot(c1 - m1);
+    const double t = u2.dot(c2 - m2);
+    // Rounding scales with the coordinates: the segments' extent and the centres' distance
+    // from the origin (s and t are read back from the points).
+    const double size = h1 + h2 + (m2 - m1).norm() + m1.norm();
+    const double tol = 1e-12 * size;
+    const Vec3 w = c2 - c1;
+    const double g1 = u1.dot(w);
+    const double g2 = u2.dot(w);
+    bool ok = std::abs(s) <= h1 + tol && std::abs(t) <= h2 + tol;
+    ok = ok && (c1 - m1 - s * u1).norm() <= tol && (c2 - m2 - t * u2).norm() <= tol;
+    if (s > -h1 + tol) ok = ok && g1 >= -tol;  // moving c1 down the axis does not help
+    if (s < h1 - tol) ok = ok && g1 <= tol;    // nor up
+    if (t > -h2 + tol) ok = ok && g2 <= tol;
+    if (t < h2 - tol) ok = ok && g2 >= -tol;
+    if (!ok) {
+      ++failures;
+      std::ostringstream what;
+      what.precision(17);
+      what << "seed " << seed << " case " << c << " (family " << family << "): s " << s << " / " << h1 << " t " << t
+           << " / " << h2 << " u1.w " << g1 << " u2.w " << g2 << " tol " << tol;
+      ADD_FAILURE() << what.str();
+    }
+    const bool s_inside = std::abs(s) < h1 - tol;
+    const bool t_inside = std::abs(t) < h2 - tol;
+    ++mix[s_inside && t_inside ? "both_inside" : (s_inside || t_inside ? "one_inside" : "both_ends")];
+  }
+  EXPECT_GE(mix["both_inside"], 500);
+  EXPECT_GE(mix["one_inside"], 500);
+  EXPECT_GE(mix["both_ends"], 500);
 }
 
 TEST(ClosedFormDistance, HandPickedCases) {

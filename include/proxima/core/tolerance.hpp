@@ -166,6 +166,17 @@ inline constexpr double kGjkMinScale = 1e-30;
 /// GJK, EPA and the closed forms: the upper end of the query scales they answer (kGjkMinScale
 /// says why), in length units.
 inline constexpr double kGjkMaxScale = 1e30;
+/// Capsule-capsule closed form (gjk/closed_form.hpp, closest_on_unit_segments): below this
+/// 1 - b^2, b the cosine of the angle between the axes (unitless; about 0.01 rad), the determinant
+/// and the numerator of the segment parameter are formed by Lagrange's identity from the axes'
+/// cross product instead of as 1 - b^2 and b f - c. Above it 1 - b^2 loses at most about
+/// eps / 1e-4 = 2e-12 of its value. Much smaller lets the cancellation through (below 1e-16, i.e.
+/// 1e-8 rad, the determinant is rounding noise and the distance of nearly parallel capsules came
+/// out up to 1e-8 of their size too large; the test is
+/// ClosedFormDistance.CapsuleSegmentsMeetTheOptimalityConditions); larger sends more pairs through
+/// the dearer cross products (on every pair the query measured about 30% slower;
+/// docs/benchmarks.md, session 16).
+inline constexpr double kCapsuleNearlyParallel = 1e-4;
 /// Ellipsoid Newton distance (gjk/ellipsoid_newton.hpp): step cap of its two stages together.
 /// It converges quadratically: 3-6 steps on the benchmark's separated pairs, 1-3 on its
 /// intersecting ones; a pair that needs more (touching, extreme shapes) is handed to GJK, so a

@@ -129,11 +129,47 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
   return rounded_answer(c, a.radius(), p + t * d, b.radius(), b.half_length());
 }
 
+/// Closest points of the segments m1 + s u1, |s| <= h1 and m2 + t u2, |t| <= h2 with unit
+/// directions u1, u2 (a pose's rotation columns, orthonormal to double precision, so u.u = 1 is
+/// taken as exact): the clamped two-parameter minimisation of closest_on_segments in the centred
+/// parametrisation, where both squared lengths are 1 and only the determinant 1 - b^2 divides
+/// (closest_on_segments divides by a, e and the determinant: three divisions against one).
+/// Parallel segments (u1 x u2 = 0) take s = 0 and the clamped t, then s clamped again, which is a
+/// minimiser; a zero half-length clamps its parameter to 0.
+inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
+                                     double h2, Vec3& c1, Vec3& c2) {
+  const Vec3 r = m1 - m2;
+  const double b = u1.dot(u2);
+  const double c = u1.dot(r);
+  const double f = u2.dot(r);
+  // The unconstrained s = (b f - c) / (1 - b^2). On nearly parallel axes 1 - b^2 and b f - c
+  // cancel (to nothing below an angle of about 1e-8), so there both are formed by Lagrange's
+  // identity with n = u1 x u2, which keeps their relative accuracy: 1 - b^2 = |n|^2 and
+  // b f - c = n . (u2 x r) (threshold kCapsuleNearlyParallel, tolerance.hpp).
+  double denom = 1 - b * b;
+  double num = b * f - c;
+  if (denom < kCapsuleNearlyParallel) {
+    const Vec3 n = u1.cross(u2);
+    denom = n.squaredNorm();  // 0 for parallel segments
+    num = n.dot(u2.cross(r));
+  }
+  double s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+  double t = b * s + f;
+  if (t < -h2) {
+    t = -h2;
+    s = std::clamp(b * t - c, -h1, h1);
+  } else if (t > h2) {
+    t = h2;
+    s = std::clamp(b * t - c, -h1, h1);
+  }
+  c1 = m1 + s * u1;
+  c2 = m2 + t * u2;
+}
+
 inline DistanceResult closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
-  Vec3 p1, d1, p2, d2, c1, c2;
-  capsule_segment(a, pa, p1, d1);
-  capsule_segment(b, pb, p2, d2);
-  closest_on_segments(p1, d1, p2, d2, c1, c2);
+  Vec3 c1, c2;
+  closest_on_unit_segments(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
+                           pb.rotation().col(2), b.half_length(), c1, c2);
   return rounded_answer(c1, a.radius(), c2, b.radius(), a.half_length() + b.half_length());
 }
 
