@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The expanding polytope of gjk/epa_hull.hpp as it was before session 16 (commit 64d13b0),
-// verbatim but for its name: the reference that tests/gjk/epa_hull_expand_test.cpp holds the
+// verbatim but for its name: the reference that tests/gjk/epa_hull_test.cpp holds the
 // current BasicEpaHull to, field by field after every expansion. Test code only.
 #pragma once
 

@@ -250,7 +250,7 @@ class BasicEpaHull {
   int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
 
   /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
-  [[gnu::always_inline]] void init_face(int f, int a, int b, int c) {
+  void init_face(int f, int a, int b, int c) {
     EpaFace& face = faces_[static_cast<std::size_t>(f)];
     face.vertex = {a, b, c};
     face.alive = true;
