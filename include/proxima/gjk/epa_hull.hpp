@@ -55,7 +55,12 @@ class BasicEpaHull {
     num_free_ = 0;
     stamp_ = 0;
     min_area_ = min_area;
-    for (int i = 0; i < 4; ++i) vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
+    horizon_base_ = 0;
+    for (int i = 0; i < 4; ++i) {
+      vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
+      start_of_[static_cast<std::size_t>(i)] = -1;
+      end_of_[static_cast<std::size_t>(i)] = -1;
+    }
     // Orient so that (0, 1, 2) is counter-clockwise from outside: vertex 3 behind it.
     const Vec3 n = (p[1].w - p[0].w).cross(p[2].w - p[0].w);
     const bool flip = n.dot(p[3].w - p[0].w) > 0;
@@ -78,6 +83,8 @@ class BasicEpaHull {
   int add_vertex(const SupportPoint& p) {
     if (num_vertices_ >= kMaxVertices) return -1;
     vertices_[static_cast<std::size_t>(num_vertices_)] = p;
+    start_of_[static_cast<std::size_t>(num_vertices_)] = -1;
+    end_of_[static_cast<std::size_t>(num_vertices_)] = -1;
     return num_vertices_++;
   }
 
@@ -166,34 +173,38 @@ class BasicEpaHull {
     }
     // A face seen from both sides of the horizon loop would have been entered twice; re-check
     // that the horizon is one simple loop: every vertex starts one edge and ends one edge.
-    for (int h = 0; h < num_horizon; ++h) {
-      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      start_of_[static_cast<std::size_t>(he.from)] = -1;
-      end_of_[static_cast<std::size_t>(he.to)] = -1;
-    }
+    // start_of_[x] / end_of_[x] hold horizon_base_ + h for the edge h that starts / ends at vertex
+    // x in this expansion; anything below horizon_base_ (an earlier expansion's entry, or -1 from
+    // add_vertex) means none, so no pass clears them. Same test as clearing them first.
+    if (horizon_base_ > std::numeric_limits<int>::max() - 2 * kMaxFaces) clear_horizon_marks();
+    horizon_base_ += kMaxFaces;
+    const int base = horizon_base_;
+    // With no vertex starting or ending two edges, "every edge's `to` starts an edge and its
+    // `from` ends one" says the E starts and the E ends are the same set of vertices, i.e. E
+    // vertices both start and end an edge: `both` counts them, each when its second mark is set.
     bool simple = num_horizon >= 3;
-    for (int h = 0; h < num_horizon && simple; ++h) {
+    int both = 0;
+    for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
       int& s = start_of_[static_cast<std::size_t>(he.from)];
       int& t = end_of_[static_cast<std::size_t>(he.to)];
-      simple = s < 0 && t < 0;
-      s = h;
-      t = h;
+      simple = simple && s < base && t < base;
+      s = base + h;
+      t = base + h;
+      both += (end_of_[static_cast<std::size_t>(he.from)] >= base ? 1 : 0) +
+              (start_of_[static_cast<std::size_t>(he.to)] >= base ? 1 : 0);
     }
-    for (int h = 0; h < num_horizon && simple; ++h) {
-      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      simple = start_of_[static_cast<std::size_t>(he.to)] >= 0 && end_of_[static_cast<std::size_t>(he.from)] >= 0;
-    }
+    simple = simple && both == num_horizon;
     if (!simple) return Expansion::bad_horizon;
     if (num_free_ + (kMaxFaces - num_faces_) + num_visible < num_horizon) return Expansion::face_capacity;
-    // Commit: kill the visible faces, then build the cone.
+    // Commit: kill the visible faces, then build the cone. The new faces' slots are taken first
+    // (new_face's order: the free list from its top, then fresh slots), so each face is built and
+    // linked in one pass.
     for (int i = 0; i < num_visible; ++i) release_face(visible_[static_cast<std::size_t>(i)]);
-    for (int h = 0; h < num_horizon; ++h) {
-      HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      he.created = new_face(he.from, he.to, v);
-    }
+    for (int h = 0; h < num_horizon; ++h) horizon_[static_cast<std::size_t>(h)].created = take_slot();
     for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
+      init_face(he.created, he.from, he.to, v);
       EpaFace& nf = faces_[static_cast<std::size_t>(he.created)];
       // Edge 0 (from, to) faces the old neighbour across the horizon.
       EpaFace& outside = faces_[static_cast<std::size_t>(he.outside)];
@@ -206,8 +217,8 @@ class BasicEpaHull {
       nf.adjacent[0] = he.outside;
       // Edge 1 (to, v): the new face whose horizon edge starts at `to`; edge 2 (v, from): the one
       // whose horizon edge ends at `from`.
-      nf.adjacent[1] = horizon_[static_cast<std::size_t>(start_of_[static_cast<std::size_t>(he.to)])].created;
-      nf.adjacent[2] = horizon_[static_cast<std::size_t>(end_of_[static_cast<std::size_t>(he.from)])].created;
+      nf.adjacent[1] = horizon_[static_cast<std::size_t>(start_of_[static_cast<std::size_t>(he.to)] - base)].created;
+      nf.adjacent[2] = horizon_[static_cast<std::size_t>(end_of_[static_cast<std::size_t>(he.from)] - base)].created;
     }
     return Expansion::done;
   }
@@ -235,16 +246,13 @@ class BasicEpaHull {
     return f.normal.dot(w) > f.distance;
   }
 
-  int new_face(int a, int b, int c) {
-    int f;
-    if (num_free_ > 0) {
-      f = free_[static_cast<std::size_t>(--num_free_)];
-    } else {
-      f = num_faces_++;
-    }
+  /// A face slot: the top of the free list, else a fresh one.
+  int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
+
+  /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
+  void init_face(int f, int a, int b, int c) {
     EpaFace& face = faces_[static_cast<std::size_t>(f)];
     face.vertex = {a, b, c};
-    face.adjacent = {-1, -1, -1};
     face.alive = true;
     face.stamp = -1;
     const Vec3& pa = vertices_[static_cast<std::size_t>(a)].w;
@@ -259,6 +267,12 @@ class BasicEpaHull {
       face.distance = std::numeric_limits<double>::infinity();
     }
     key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
+  }
+
+  int new_face(int a, int b, int c) {
+    const int f = take_slot();
+    init_face(f, a, b, c);
+    faces_[static_cast<std::size_t>(f)].adjacent = {-1, -1, -1};
     return f;
   }
 
@@ -266,6 +280,16 @@ class BasicEpaHull {
     faces_[static_cast<std::size_t>(f)].alive = false;
     key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
     free_[static_cast<std::size_t>(num_free_++)] = f;
+  }
+
+  /// Marks every vertex as starting and ending no horizon edge, and restarts horizon_base_ (only
+  /// after about 4 million expansions without a reset).
+  void clear_horizon_marks() {
+    for (int i = 0; i < num_vertices_; ++i) {
+      start_of_[static_cast<std::size_t>(i)] = -1;
+      end_of_[static_cast<std::size_t>(i)] = -1;
+    }
+    horizon_base_ = 0;
   }
 
   void link(int f, int e, int g, int h) {
@@ -282,12 +306,15 @@ class BasicEpaHull {
   std::array<int, kMaxFaces> stack_;
   std::array<int, kMaxFaces> visible_;
   std::array<HorizonEdge, kMaxFaces> horizon_;
+  /// Per vertex: horizon_base_ + the horizon edge starting / ending there (see expand).
   std::array<int, kMaxVertices> start_of_;
   std::array<int, kMaxVertices> end_of_;
   int num_vertices_ = 0;
   int num_faces_ = 0;
   int num_free_ = 0;
   int stamp_ = 0;
+  /// Offset of this expansion's entries in start_of_ / end_of_ (see expand).
+  int horizon_base_ = 0;
   double min_area_ = 0;
 };
 
