@@ -40,6 +40,19 @@ ScrewOptions raster_options() {
 // B = unit cube translating along +y: its forward part is the +y face plus the four side faces
 // (omega . n = 0 there, kept as both facings); on the screen (r, h) = (x, z) the +y face covers
 // [-0.5, 0.5]^2 and its pixel records span that square row by row.
+/// Drawing settings of the screen tests: pixel size, time resolution, record budget, subdivision
+/// cap 16, and whether the backward faces (and their doppels) are drawn.
+detail::RasterSettings screen_settings(double pixel, double time_resolution, int budget, bool backward, bool doppel) {
+  detail::RasterSettings settings;
+  settings.pixel = pixel;
+  settings.time_resolution = time_resolution;
+  settings.max_records = budget;
+  settings.max_subdivision = 16;
+  settings.backward = backward;
+  settings.doppel = doppel;
+  return settings;
+}
+
 TEST(RasterScreen, TranslatingBoxDrawsItsFrontFaceRowByRow) {
   const Mesh cube = mesh::make_box(Vec3(0.5, 0.5, 0.5));
   Screw screw;
@@ -93,13 +106,7 @@ TEST(RasterScreen, RotationSubdividesCurvedEdgesAndDoppelsBehindTheAxis) {
   std::vector<Vec3> points, normals;
   for (const Vec3& p : cube.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
   for (int f = 0; f < cube.num_faces(); ++f) normals.push_back(screen.to_canonical * cube.face_normal(f));
-  detail::RasterSettings settings;
-  settings.pixel = 0.02;
-  settings.time_resolution = 0.01;
-  settings.max_records = 1000000;
-  settings.max_subdivision = 16;
-  settings.backward = true;
-  settings.doppel = true;
+  const detail::RasterSettings settings = screen_settings(0.02, 0.01, 1000000, true, true);
   const detail::BodyRaster raster = detail::draw_body(cube, points, normals, screen, settings);
   EXPECT_FALSE(raster.out_of_records);
   int doppel = 0, split = 0;
@@ -140,13 +147,7 @@ TEST(RasterScreen, RecordsAreRecordSpansOfTheirSegments) {
   for (int f = 0; f < torus.num_faces(); ++f) normals.push_back(screen.to_canonical * torus.face_normal(f));
   for (int budget : {1000000, 500, 37}) {
     for (bool backward : {false, true}) {
-      detail::RasterSettings settings;
-      settings.pixel = 0.01;
-      settings.time_resolution = 0.01;
-      settings.max_records = budget;
-      settings.max_subdivision = 16;
-      settings.backward = backward;
-      settings.doppel = backward;
+      const detail::RasterSettings settings = screen_settings(0.01, 0.01, budget, backward, backward);
       const detail::BodyRaster raster = detail::draw_body(torus, points, normals, screen, settings);
       EXPECT_EQ(raster.out_of_records, budget < 1000000);
       ASSERT_FALSE(raster.records.empty());
@@ -167,34 +168,40 @@ TEST(RasterScreen, RecordsAreRecordSpansOfTheirSegments) {
 // first `budget` records of the unlimited drawing in the order they are made (by piece, then row
 // upwards), with its row range the range of those records and out_of_records set exactly when
 // records were left out. Seeded screws; the seed is printed on failure.
+/// A random screw, its collision screen and a body's vertices and face normals in the screen's
+/// canonical frame: what detail::draw_body takes. `trial % 4 == 3` draws a pure glide (angle 0).
+struct DrawnBody {
+  Screw screw;
+  CollisionScreen screen;
+  std::vector<Vec3> points, normals;
+};
+
+DrawnBody draw_random_screen(const Mesh& body, int trial, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(-1, 1);
+  DrawnBody out;
+  out.screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+  out.screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
+  out.screw.glide = unit(rng);
+  out.screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
+  out.screen = make_collision_screen(out.screw, Vec3(unit(rng), unit(rng), 2));
+  for (const Vec3& p : body.vertices()) out.points.push_back(out.screen.to_canonical * (p - out.screen.origin));
+  for (int f = 0; f < body.num_faces(); ++f) out.normals.push_back(out.screen.to_canonical * body.face_normal(f));
+  return out;
+}
+
 TEST(RasterScreen, ABudgetKeepsTheFirstRecordsOfTheUnlimitedDrawing) {
   const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
   const Mesh cube = mesh::make_box(Vec3(0.5, 0.4, 0.3));
   const std::uint64_t seed = 16;
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(-1, 1);
   int truncated = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const Mesh& body = trial % 2 == 0 ? torus : cube;
-    Screw screw;
-    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
-    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
-    screw.glide = unit(rng);
-    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
-    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
-    std::vector<Vec3> points, normals;
-    for (const Vec3& p : body.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
-    for (int f = 0; f < body.num_faces(); ++f) normals.push_back(screen.to_canonical * body.face_normal(f));
+    const auto [screw, screen, points, normals] = draw_random_screen(body, trial, rng);
     const bool backward = trial % 3 == 1;
     auto draw = [&](int budget) {
-      detail::RasterSettings settings;
-      settings.pixel = 0.02;
-      settings.time_resolution = 0.02;
-      settings.max_records = budget;
-      settings.max_subdivision = 16;
-      settings.backward = backward;
-      settings.doppel = backward && screw.angle != 0;
-      return detail::draw_body(body, points, normals, screen, settings);
+      return detail::draw_body(body, points, normals, screen,
+                               screen_settings(0.02, 0.02, budget, backward, backward && screw.angle != 0));
     };
     const detail::BodyRaster full = draw(1 << 22);
     ASSERT_FALSE(full.out_of_records) << "seed " << seed << " trial " << trial;
@@ -238,25 +245,11 @@ TEST(RasterScreen, DrawingWithoutCornersKeepsEverythingElse) {
   const Mesh torus = mesh::make_torus(1.0, 0.3, 10, 6);
   const std::uint64_t seed = 161;
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(-1, 1);
   auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
   for (int trial = 0; trial < 8; ++trial) {
-    Screw screw;
-    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
-    screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
-    screw.glide = unit(rng);
-    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
-    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
-    std::vector<Vec3> points, normals;
-    for (const Vec3& p : torus.vertices()) points.push_back(screen.to_canonical * (p - screen.origin));
-    for (int f = 0; f < torus.num_faces(); ++f) normals.push_back(screen.to_canonical * torus.face_normal(f));
-    detail::RasterSettings settings;
-    settings.pixel = 0.02;
-    settings.time_resolution = 0.02;
-    settings.max_records = 1 << 22;
-    settings.max_subdivision = 16;
-    settings.backward = trial % 2 == 1;
-    settings.doppel = settings.backward && screw.angle != 0;
+    const auto [screw, screen, points, normals] = draw_random_screen(torus, trial, rng);
+    const bool backward = trial % 2 == 1;
+    detail::RasterSettings settings = screen_settings(0.02, 0.02, 1 << 22, backward, backward && screw.angle != 0);
     const detail::BodyRaster with = detail::draw_body(torus, points, normals, screen, settings);
     settings.keep_corners = false;
     const detail::BodyRaster without = detail::draw_body(torus, points, normals, screen, settings);

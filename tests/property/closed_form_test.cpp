@@ -79,34 +79,44 @@ double sampled_axis_distance(const Shape& a, const Pose& pa, const Shape& b, con
   return best;
 }
 
-TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
-  const unsigned seed = 20261123;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
+/// The seeded draws of the property tests below: a generator, uniform [0, 1) and standard normal
+/// variates, log-uniform magnitudes and uniform unit vectors.
+struct Draws {
+  explicit Draws(unsigned seed) : rng(seed) {}
+  std::mt19937_64 rng;
+  std::uniform_real_distribution<double> u{0, 1};
   std::normal_distribution<double> g;
-  const auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
-  const auto unit = [&] {
+  double log_uniform(double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); }
+  Vec3 unit() {
     Vec3 v{g(rng), g(rng), g(rng)};
     return Vec3(v.normalized());
-  };
+  }
+};
+
+TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
+  const unsigned seed = 20261123;
+  Draws draw(seed);
+  auto& rng = draw.rng;
+  auto& u = draw.u;
+  auto& g = draw.g;
   const auto rotation = [&] { return proxima::test::draw_quaternion_pose(g, rng).rotation(); };
   const std::array<std::array<int, 2>, 6> kinds = {{{0, 0}, {0, 2}, {2, 0}, {0, 1}, {1, 0}, {1, 1}}};
   std::map<std::string, int> mix;
   int failures = 0;
   for (int c = 0; c < 2400 && failures < 10; ++c) {
     const auto [ka, kb] = kinds[static_cast<std::size_t>(c) % kinds.size()];
-    const double scale = log_uniform(1e-3, 1e5);
+    const double scale = draw.log_uniform(1e-3, 1e5);
     const auto make = [&](int kind) {
       Shape s;
       s.kind = kind;
-      s.radius = scale * log_uniform(0.05, 1);
-      s.half_length = scale * log_uniform(0.05, 2);
-      s.half_extents = scale * Vec3(log_uniform(0.05, 1), log_uniform(0.05, 1), log_uniform(0.05, 1));
+      s.radius = scale * draw.log_uniform(0.05, 1);
+      s.half_length = scale * draw.log_uniform(0.05, 2);
+      s.half_extents = scale * Vec3(draw.log_uniform(0.05, 1), draw.log_uniform(0.05, 1), draw.log_uniform(0.05, 1));
       return s;
     };
     const Shape a = make(ka);
     const Shape b = make(kb);
-    const Vec3 origin = log_uniform(1e-2, 1e5) * unit();
+    const Vec3 origin = draw.log_uniform(1e-2, 1e5) * draw.unit();
     Mat3 ra = rotation();
     Mat3 rb = rotation();
     const int nasty = c % 10;
@@ -119,7 +129,7 @@ TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
     }
     const Pose pa = Pose::from_matrix(ra, origin);
     // B at factor times a rough touching distance along a random direction: about half overlap.
-    const Vec3 dir = unit();
+    const Vec3 dir = draw.unit();
     const double reach = support(a, Pose::from_matrix(ra, Vec3::Zero()), dir) +
                          support(b, Pose::from_matrix(rb, Vec3::Zero()), -dir);
     double factor = 0.5 + u(rng);
@@ -193,14 +203,9 @@ TEST(ClosedFormDistance, AgreesWithGjkAndCertificates) {
 /// random; half-lengths 1e-3..1e3; centres up to 1e2 from the origin and 1e-4..1e4 apart.
 TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
   const unsigned seed = 20261126;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::normal_distribution<double> g;
-  const auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
-  const auto unit = [&] {
-    Vec3 v{g(rng), g(rng), g(rng)};
-    return Vec3(v.normalized());
-  };
+  Draws draw(seed);
+  auto& rng = draw.rng;
+  auto& g = draw.g;
   std::map<std::string, int> mix;
   int failures = 0;
   for (int c = 0; c < 20000 && failures < 10; ++c) {
@@ -209,18 +214,18 @@ TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
     const int family = c % 4;  // 0 random, 1 nearly parallel, 2 parallel, 3 nearly antiparallel
     if (family == 1 || family == 3) {
       // Turn A's rotation by a tiny angle about a random axis (and by pi about x for family 3).
-      const double angle = log_uniform(1e-17, 1e-2);
-      const Vec3 axis = unit();
+      const double angle = draw.log_uniform(1e-17, 1e-2);
+      const Vec3 axis = draw.unit();
       Mat3 turn = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
       if (family == 3) turn = turn * Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix();
       pb = Pose::from_matrix(pa.rotation() * turn, Vec3::Zero());
     } else if (family == 2) {
       pb = Pose::from_matrix(pa.rotation(), Vec3::Zero());
     }
-    const double h1 = log_uniform(1e-3, 1e3);
-    const double h2 = log_uniform(1e-3, 1e3);
-    const Vec3 m1 = log_uniform(1e-3, 1e2) * unit();
-    const Vec3 m2 = m1 + log_uniform(1e-4, 1e4) * unit();
+    const double h1 = draw.log_uniform(1e-3, 1e3);
+    const double h2 = draw.log_uniform(1e-3, 1e3);
+    const Vec3 m1 = draw.log_uniform(1e-3, 1e2) * draw.unit();
+    const Vec3 m2 = m1 + draw.log_uniform(1e-4, 1e4) * draw.unit();
     const Vec3 u1 = pa.rotation().col(2);
     const Vec3 u2 = pb.rotation().col(2);
     Vec3 c1, c2;
