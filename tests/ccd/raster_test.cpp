@@ -197,11 +197,12 @@ TEST(RasterScreen, ABudgetKeepsTheFirstRecordsOfTheUnlimitedDrawing) {
   int truncated = 0;
   for (int trial = 0; trial < 12; ++trial) {
     const Mesh& body = trial % 2 == 0 ? torus : cube;
-    const auto [screw, screen, points, normals] = draw_random_screen(body, trial, rng);
+    const DrawnBody drawn = draw_random_screen(body, trial, rng);
     const bool backward = trial % 3 == 1;
+    // Named members, not a structured binding: clang 14 does not capture bindings in a lambda.
     auto draw = [&](int budget) {
-      return detail::draw_body(body, points, normals, screen,
-                               screen_settings(0.02, 0.02, budget, backward, backward && screw.angle != 0));
+      return detail::draw_body(body, drawn.points, drawn.normals, drawn.screen,
+                               screen_settings(0.02, 0.02, budget, backward, backward && drawn.screw.angle != 0));
     };
     const detail::BodyRaster full = draw(1 << 22);
     ASSERT_FALSE(full.out_of_records) << "seed " << seed << " trial " << trial;
