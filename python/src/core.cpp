@@ -161,7 +161,8 @@ void bind_core(py::module_& m) {
   // ---- options and results -----------------------------------------------------------------------
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
-                       bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish) {
+                       bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish,
+                       bool revolution_overlap) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -171,12 +172,14 @@ void bind_core(py::module_& m) {
              o.ellipsoid_newton = ellipsoid_newton;
              o.box_box = box_box;
              o.revolution_polish = revolution_polish;
+             o.revolution_overlap = revolution_overlap;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
            "max_iterations"_a = kGjkMaxIterations, "nesterov"_a = false, "closed_forms"_a = gjk::GjkOptions{}.closed_forms,
            "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton, "box_box"_a = gjk::GjkOptions{}.box_box,
            "revolution_polish"_a = gjk::GjkOptions{}.revolution_polish,
+           "revolution_overlap"_a = gjk::GjkOptions{}.revolution_overlap,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -190,7 +193,10 @@ void bind_core(py::module_& m) {
                      "Box-box distance by the separating-axis pre-pass (off: GJK).")
       .def_readwrite("revolution_polish", &gjk::GjkOptions::revolution_polish,
                      "Cylinder/cone pairs GJK settles slowly finished by Newton's method on the closest\n"
-                     "features, certified by GJK's gap (off: GJK alone).");
+                     "features, certified by GJK's gap (off: GJK alone).")
+      .def_readwrite("revolution_overlap", &gjk::GjkOptions::revolution_overlap,
+                     "Cylinder/cone pairs: a common point looked for between the axes before GJK (found:\n"
+                     "the overlap is answered without GJK; off: GJK decides every pair).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

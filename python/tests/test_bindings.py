@@ -172,7 +172,7 @@ def test_options_and_results_fields():
 
 
 def test_gjk_options_pick_the_method():
-    """closed_forms, ellipsoid_newton, box_box and revolution_polish off route their pairs to GJK: same distance, GJK's iterations."""
+    """closed_forms, ellipsoid_newton, box_box, revolution_polish and revolution_overlap off route their pairs to GJK: same distance, GJK's iterations."""
     defaults = proxima.GjkOptions()
     assert defaults.closed_forms and defaults.ellipsoid_newton
     pb = proxima.Pose.from_translation((4.1, 0.3, 0.2))
@@ -214,6 +214,16 @@ def test_gjk_options_pick_the_method():
         assert on_answer.distance == pytest.approx(off_answer.distance, abs=on_answer.gap + off_answer.gap + 1e-12)
         polished += on_answer.iterations != off_answer.iterations
     assert polished >= 5, "the polish changed no run: the option did not reach the solver"
+    # cylinder-cone overlapping across their axes: the common point between the axes answers
+    # without GJK (0 iterations); off, GJK finds the overlap itself
+    no_overlap_test = proxima.GjkOptions(revolution_overlap=False)
+    assert defaults.revolution_overlap and not no_overlap_test.revolution_overlap
+    crossing = proxima.Pose.from_translation((0.3, 0.1, 0.2))
+    found = proxima.distance(cyl, proxima.Pose(), cone, crossing)
+    searched = proxima.distance(cyl, proxima.Pose(), cone, crossing, options=no_overlap_test)
+    assert found.intersect and searched.intersect
+    assert found.iterations == 0 and searched.iterations >= 1
+    assert proxima.intersect(cyl, proxima.Pose(), cone, crossing).iterations == 0
 
 
 def test_pair_matches_free_functions(rng):

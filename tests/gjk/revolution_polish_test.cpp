@@ -13,11 +13,19 @@
 //  - touching and nearly touching by a known amount;
 //  - the guards: the option off, and an iteration cap below kRevolutionPolishAfter, give GJK's
 //    answer bit for bit.
+// And for gjk/revolution_overlap.hpp (the common point between the axes, before GJK):
+//  - every common point it returns lies in both shapes by the equations above, and GJK alone
+//    (the option off, pushed to its rounding floor) calls those pairs overlapping; gjk::intersect
+//    agrees with gjk::distance on every pair; the mix (found / left to GJK / separated) asserted;
+//  - the ray exits against the equations: just inside before the exit, outside after it;
+//  - placements with a known answer (coaxial, crossing axes, parallel side by side, touching).
 // Every random case prints its seed and index on failure.
 #include "oracles/brute_force.hpp"
 #include "support/draws.hpp"
 
 #include <proxima/gjk/distance.hpp>
+#include <proxima/gjk/intersect.hpp>
+#include <proxima/gjk/revolution_overlap.hpp>
 #include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/shapes/cone.hpp>
 #include <proxima/shapes/cylinder.hpp>
@@ -417,6 +425,156 @@ TEST(RevolutionPolish, WarmStartedPairsKeepTheirAnswer) {
     separated += !first.intersect;
   }
   EXPECT_GT(separated, 50);
+}
+
+/// revolution_common_point on the typed shapes of a pair (A's frame); the point in world.
+bool common_point(const Placed& a, const Placed& b, Vec3& world, Vec3& between) {
+  const Pose b_in_a = a.pose.inverse() * b.pose;
+  Vec3 local;
+  const auto call = [&](const auto& sa, const auto& sb) {
+    return detail::revolution_common_point(sa, sb, b_in_a, local, between);
+  };
+  bool found = false;
+  if (a.cone) {
+    const Cone ca(a.radius, a.half_height);
+    found = b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
+  } else {
+    const Cylinder ca(a.radius, a.half_height);
+    found = b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
+  }
+  world = a.pose.apply(local);
+  return found;
+}
+
+bool run_intersect(const Placed& a, const Placed& b, const GjkOptions& options = {}) {
+  const auto call = [&](const auto& sa, const auto& sb) { return intersect(sa, a.pose, sb, b.pose, options).intersect; };
+  if (a.cone) {
+    const Cone ca(a.radius, a.half_height);
+    return b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
+  }
+  const Cylinder ca(a.radius, a.half_height);
+  return b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
+}
+
+TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
+  const std::uint64_t seed = 20261127;
+  Rng rng(seed);
+  std::uniform_real_distribution<double> log_size(-3, 5);
+  std::uniform_real_distribution<double> log_aspect(0, 3);
+  std::uniform_real_distribution<double> log_translation(-3, 5);
+  const GjkOptions reference_off{.relative_tolerance = 1e-14, .revolution_overlap = false};
+  int found = 0, left_to_gjk = 0, separated = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const double size = std::pow(10.0, log_size(rng));
+    const double aspect = std::pow(10.0, log_aspect(rng));
+    const double translation = std::pow(10.0, log_translation(rng));
+    Placed a, b;
+    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, aspect, translation, a, b);
+    const std::string where = "seed " + std::to_string(seed) + " pair " + std::to_string(i);
+    Vec3 p, between;
+    const bool has_point = common_point(a, b, p, between);
+    const DistanceResult off = run(a, b, reference_off);
+    const DistanceResult on = run(a, b);
+    const double tol = allowance(a, b);
+    if (has_point) {
+      ++found;
+      EXPECT_LE(outside_by(a, p), tol) << where;
+      EXPECT_LE(outside_by(b, p), tol) << where;
+      // GJK alone: overlapping, or touching within its contact band.
+      EXPECT_TRUE(off.intersect || off.distance <= tol) << where << " gjk distance " << off.distance;
+      EXPECT_TRUE(on.intersect) << where;
+      EXPECT_EQ(on.iterations, 0) << where;
+      EXPECT_EQ(on.point_a, p) << where;
+      EXPECT_EQ(on.point_b, p) << where;
+    } else {
+      (off.intersect ? left_to_gjk : separated) += 1;
+    }
+    // With the option or without it, the same class (beyond the contact band) and the same
+    // distance within the certificates; intersect() says what distance() says.
+    EXPECT_EQ(gjk_disagreement(on, off, tol + 1e-11 * world_scale(a, b)), "") << where;
+    EXPECT_EQ(run_intersect(a, b), on.intersect) << where;
+    EXPECT_EQ(run_intersect(a, b, GjkOptions{.revolution_overlap = false}), off.intersect) << where;
+  }
+  // The sample is informative: many common points found, and overlapping pairs left to GJK and
+  // separated pairs in numbers.
+  EXPECT_GT(found, 300);
+  EXPECT_GT(left_to_gjk, 100);
+  EXPECT_GT(separated, 1500);
+}
+
+TEST(RevolutionOverlap, RayExitsAreTheBoundary) {
+  const std::uint64_t seed = 77;
+  Rng rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  int finite = 0;
+  for (int i = 0; i < 4000; ++i) {
+    Placed s;
+    s.cone = i % 2 == 1;
+    s.radius = std::pow(10.0, 3 * unit(rng) - 1);
+    s.half_height = std::pow(10.0, 3 * unit(rng) - 1);
+    const double z0 = (2 * unit(rng) - 1) * s.half_height;
+    Vec3 d = test::draw_vec3(normal, rng);
+    // Directions along the axis and across it, where one of the constraints never binds.
+    if (i % 7 == 0) d = Vec3(0, 0, d.z());
+    if (i % 7 == 1) d.z() = 0;
+    const double t = s.cone ? detail::ray_exit(Cone(s.radius, s.half_height), z0, d)
+                            : detail::ray_exit(Cylinder(s.radius, s.half_height), z0, d);
+    const std::string where = "seed 77 ray " + std::to_string(i);
+    ASSERT_TRUE(t >= 0) << where;
+    if (!std::isfinite(t)) {
+      ADD_FAILURE() << where << ": a bounded solid has a finite exit";
+      continue;
+    }
+    ++finite;
+    const Vec3 start(0, 0, z0);
+    const double size = s.radius + s.half_height;
+    EXPECT_LE(outside_by(s, start + t * (1 - 1e-9) * d), 1e-13 * size) << where;
+    EXPECT_GT(outside_by(s, start + t * (1 + 1e-9) * d + 1e-12 * size * d.normalized()), 0) << where;
+  }
+  EXPECT_EQ(finite, 4000);
+}
+
+TEST(RevolutionOverlap, PlacementsWithAKnownAnswer) {
+  Placed cyl, cone;
+  cone.cone = true;
+  Vec3 p, between;
+  // Same centre, any rotation: the axes meet at the centre.
+  cone.pose = Pose::from_matrix(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix());
+  ASSERT_TRUE(common_point(cyl, cone, p, between));
+  EXPECT_EQ(p, Vec3::Zero());
+  // Crossing axes: the cone's axis along x through (0, 0, 0.5), inside the cylinder.
+  cone.pose = Pose::from_matrix(Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitY()).toRotationMatrix(),
+                                Vec3(0, 0, 0.5));
+  ASSERT_TRUE(common_point(cyl, cone, p, between));
+  EXPECT_LT((p - Vec3(0, 0, 0.5)).norm(), 1e-15);
+  // Parallel cylinders of radius 1, side by side: overlapping at 1.9, touching at 2, apart at 2.1.
+  // Touching is left to GJK (its contact band), which calls it intersecting.
+  Placed other;
+  for (const double gap : {1.9, 2.0, 2.1}) {
+    other.pose = Pose::from_translation(Vec3(gap, 0, 0.3));
+    const bool has_point = common_point(cyl, other, p, between);
+    EXPECT_EQ(has_point, gap < 2) << gap;
+    if (has_point) {
+      EXPECT_LE(outside_by(cyl, p), 1e-15);
+      EXPECT_LE(outside_by(other, p), 1e-15);
+    }
+    EXPECT_EQ(run(cyl, other).intersect, gap <= 2) << gap;
+    EXPECT_EQ(run_intersect(cyl, other), gap <= 2) << gap;
+  }
+  // A cone (radius 1, half height 1) standing on the cylinder's top cap (z = 1): its base at
+  // z = 1 + 1 - 0.01 dips 0.01 into the cylinder; the exits along the stacked axes find it.
+  cone.pose = Pose::from_translation(Vec3(0, 0, 1.99));
+  ASSERT_TRUE(common_point(cyl, cone, p, between));
+  EXPECT_GE(p.z(), 0.99 - 1e-15);
+  EXPECT_LE(p.z(), 1.0 + 1e-15);
+  // Lifted 0.01 above the cap: apart, with the axes' direction straight up.
+  cone.pose = Pose::from_translation(Vec3(0, 0, 2.01));
+  EXPECT_FALSE(common_point(cyl, cone, p, between));
+  EXPECT_LT((between.normalized() - Vec3::UnitZ()).norm(), 1e-15);
+  const DistanceResult r = run(cyl, cone);
+  EXPECT_FALSE(r.intersect);
+  EXPECT_NEAR(r.distance, 0.01, 1e-12);
 }
 
 }  // namespace

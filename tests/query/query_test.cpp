@@ -108,17 +108,20 @@ TEST(QueryDispatch, EveryKindPairMatchesTheRuntimeSupportPath) {
         // Bit-for-bit routing check on the GJK path; sphere/box/capsule pairs take exact closed
         // forms by default (gjk/closed_form.hpp), ellipsoid pairs Newton's method
         // (gjk/ellipsoid_newton.hpp), box pairs the separating-axis pre-pass (gjk/box_box.hpp)
-        // and cylinder / cone pairs the Newton polish (gjk/revolution_polish.hpp), which must
-        // agree with GJK to its tolerance.
+        // and cylinder / cone pairs the common point between the axes (gjk/revolution_overlap.hpp,
+        // then a GJK start between the axes) and the Newton polish (gjk/revolution_polish.hpp),
+        // which must agree with GJK to its tolerance.
         gjk::GjkOptions gjk_only;
         gjk_only.closed_forms = false;
         gjk_only.ellipsoid_newton = false;
         gjk_only.box_box = false;
         gjk_only.revolution_polish = false;
+        gjk_only.revolution_overlap = false;
         const DistanceResult d = query::distance(a, pose_a, b, pose_b, gjk_only);
         EXPECT_TRUE(equal(d, gjk::distance(a, pose_a, b, pose_b, gjk_only)));
         EXPECT_NEAR(query::distance(a, pose_a, b, pose_b).distance, d.distance, 1e-9 * (1 + d.distance));
-        EXPECT_TRUE(equal(query::intersect(a, pose_a, b, pose_b), gjk::intersect(a, pose_a, b, pose_b)));
+        EXPECT_TRUE(equal(query::intersect(a, pose_a, b, pose_b, gjk_only), gjk::intersect(a, pose_a, b, pose_b, gjk_only)));
+        EXPECT_EQ(query::intersect(a, pose_a, b, pose_b).intersect, d.intersect);
         EXPECT_TRUE(equal(query::penetration(a, pose_a, b, pose_b), gjk::penetration(a, pose_a, b, pose_b)));
         (d.intersect ? hits : misses)++;
       }

@@ -19,6 +19,9 @@ namespace proxima::gjk {
 ///    duality gap without a strict separation also reports overlap (touching within tolerance).
 ///  - iteration cap without a decision: intersect true (the conservative answer for a collision
 ///    check), status iteration_limit.
+/// Cylinder and Cone pairs (any combination): a common point found between the axes
+/// (gjk/revolution_overlap.hpp) answers overlap first, iterations 0, detail origin_enclosed,
+/// unless options.revolution_overlap is false.
 /// Cost: usually 1-4 support calls for clearly separated or deeply overlapping pairs. No heap
 /// allocation. `warm` as in distance(): a previous simplex makes repeated queries on slowly
 /// moving pairs exit in one or two iterations.
@@ -32,6 +35,19 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();
+  if constexpr (has_revolution_overlap<A, B>) {
+    // Cylinders and cones: a common point between the axes decides an overlap without GJK (as in
+    // distance(), so the two agree).
+    Vec3 common, between;
+    if (options.revolution_overlap && revolution_common_point(a, b, b_in_a, common, between)) {
+      IntersectResult r;
+      r.intersect = true;
+      r.iterations = 0;
+      r.status = Status::converged;
+      r.detail = Detail::origin_enclosed;
+      return r;
+    }
+  }
   if constexpr (!Store) {
     if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
       IntersectRun lean;

@@ -43,6 +43,11 @@ struct GjkOptions {
   /// features holding the closest points (gjk/revolution_polish.hpp: same certificate and
   /// tolerances, GJK goes on when it does not certify). Off: GJK alone for those pairs.
   bool revolution_polish = true;
+  /// gjk::distance first looks for a common point of Cylinder and Cone pairs (any combination)
+  /// between their axes (gjk/revolution_overlap.hpp: closed form, no loop); when it finds one
+  /// the pair overlaps and that point is the answer's common point, without GJK. When it finds
+  /// none, GJK as with the option off. Off: GJK decides every pair.
+  bool revolution_overlap = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
