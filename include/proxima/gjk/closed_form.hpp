@@ -136,7 +136,10 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
 /// (closest_on_segments divides by a, e and the determinant: three divisions against one).
 /// Parallel segments (u1 x u2 = 0) take s = 0 and the clamped t, then s clamped again, which is a
 /// minimiser; a zero half-length clamps its parameter to 0.
-inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
+/// Always inlined: with two callers (the capsule pair here, gjk/revolution_overlap.hpp) GCC 12
+/// kept it out of line and the capsule pair's closed form took 14 -> 16 ns on the benchmark's row
+/// (docs/benchmarks.md, session 17).
+[[gnu::always_inline]] inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
                                      double h2, Vec3& c1, Vec3& c2) {
   const Vec3 r = m1 - m2;
   const double b = u1.dot(u2);

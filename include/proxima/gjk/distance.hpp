@@ -490,11 +490,15 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
-  // Cylinders and cones: a common point between the axes answers an overlap without GJK; when
-  // there is none, the direction between the axes' closest points seeds a cold GJK run (on the
-  // benchmark's row it shortens the runs of the overlapping pairs the test leaves to GJK).
-  [[maybe_unused]] Vec3 axes_between = nan_vec3();
-  if constexpr (has_revolution_overlap<A, B>) {
+  GjkRun run;
+  if constexpr (has_revolution_polish<A, B>) {
+    static_assert(has_revolution_overlap<A, B>, "the same pairs");
+    // A common point between the axes answers an overlap without GJK; when there is none, the
+    // direction between the axes' closest points seeds a cold GJK run (on the benchmark's row it
+    // shortens the runs of the overlapping pairs the test leaves to GJK). Declared in this block
+    // only: the other pairs' instantiations stay as they were (GCC's inlining of the closed forms
+    // into callers changed with one more local here, docs/benchmarks.md, session 17).
+    Vec3 axes_between = nan_vec3();
     Vec3 common;
     if (gjk_options->revolution_overlap && revolution_common_point(a, b, b_in_a, common, axes_between)) {
       DistanceResult r;
@@ -508,9 +512,6 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       r.point_b = r.point_a;
       return r;
     }
-  }
-  GjkRun run;
-  if constexpr (has_revolution_polish<A, B>) {
     if (gjk_options->revolution_polish && gjk_options->max_iterations > kRevolutionPolishAfter) {
       // Cylinders and cones: GJK as usual, in runs of kRevolutionPolishAfter iterations (the
       // pairs it settles fast keep its answer); once it has proven the pair separated with a
