@@ -205,66 +205,37 @@ class SphereGrid {
   // (bounds, dims and each sphere's cell) are kept and only the listing is made again.
   void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr,
              bool cells_kept = false) {
+    if (!cells_kept) make_cells(spheres);
+    // The listing: the grid's order of all the spheres (order_) with the ones not kept left out,
+    // in one pass; a cell's kept spheres start where the kept ones before it end. So within a
+    // cell the kept ones keep their id order, as in a grid of them alone.
     max_radius_ = 0;
-    start_.clear();
-    ids_.clear();
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->clear();
-    if (!cells_kept) {
-      dims_ = {1, 1, 1};
-      last_cell_ = {0, 0, 0};
-      inv_cell_ = Vec3::Zero();
-      lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
-      hi_ = -lo_;
-      for (const FeatureSphere& sp : spheres) {
-        lo_ = lo_.cwiseMin(sp.center);
-        hi_ = hi_.cwiseMax(sp.center);
-      }
-    }
-    // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
-    // centre within that of the query's centre).
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
-    }
-    if (spheres.empty()) return;
-    std::vector<int>& cell_of = cell_of_;
-    if (!cells_kept) {
-      const Vec3 extent = hi_ - lo_;
-      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
-      const double cell = extent.maxCoeff() / per_axis;
-      for (int k = 0; k < 3; ++k) {
-        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
-        dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
-        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
-      }
-      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
-      cell_of.resize(spheres.size());
-      for (std::size_t i = 0; i < spheres.size(); ++i) {
-        cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
-      }
-    }
-    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
+    const std::size_t cells = all_start_.size() - 1;
+    start_.resize(cells + 1);
+    ids_.resize(order_.size());
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->resize(order_.size() + 1);
     std::size_t listed = 0;
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep != nullptr && !(*keep)[i]) continue;
-      ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
-      ++listed;
+    for (std::size_t c = 0; c < cells; ++c) {
+      start_[c] = static_cast<int>(listed);
+      for (int q = all_start_[c]; q < all_start_[c + 1]; ++q) {
+        const int id = order_[static_cast<std::size_t>(q)];
+        if (keep != nullptr && !(*keep)[static_cast<std::size_t>(id)]) continue;
+        const FeatureSphere& sp = spheres[static_cast<std::size_t>(id)];
+        ids_[listed] = id;
+        x_[listed] = sp.center.x();
+        y_[listed] = sp.center.y();
+        z_[listed] = sp.center.z();
+        r_[listed] = sp.radius;
+        // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has
+        // its centre within that of the query's centre).
+        max_radius_ = std::max(max_radius_, sp.radius);
+        ++listed;
+      }
     }
-    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    start_[cells] = static_cast<int>(listed);
     ids_.resize(listed);
-    std::vector<int>& fill = fill_;
-    fill.assign(start_.begin(), start_.end() - 1);
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
-    }
     // One more (zero) entry than listed: the tests read spheres two at a time (see test_run).
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->assign(listed + 1, 0.0);
-    for (std::size_t q = 0; q < ids_.size(); ++q) {
-      const FeatureSphere& sp = spheres[static_cast<std::size_t>(ids_[q])];
-      x_[q] = sp.center.x();
-      y_[q] = sp.center.y();
-      z_[q] = sp.center.z();
-      r_[q] = sp.radius;
-    }
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) (*list)[listed] = 0.0;
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
@@ -298,6 +269,44 @@ class SphereGrid {
   }
 
  private:
+  // The cells of `spheres` (bounds, dims, each sphere's cell) and all of them in the grid's order
+  // (by cell, then by id): order_, with all_start_[c] where cell c's begin.
+  void make_cells(const std::vector<FeatureSphere>& spheres) {
+    dims_ = {1, 1, 1};
+    last_cell_ = {0, 0, 0};
+    inv_cell_ = Vec3::Zero();
+    lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+    hi_ = -lo_;
+    for (const FeatureSphere& sp : spheres) {
+      lo_ = lo_.cwiseMin(sp.center);
+      hi_ = hi_.cwiseMax(sp.center);
+    }
+    cell_of_.resize(spheres.size());
+    if (!spheres.empty()) {
+      const Vec3 extent = hi_ - lo_;
+      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
+      const double cell = extent.maxCoeff() / per_axis;
+      for (int k = 0; k < 3; ++k) {
+        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
+        dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
+        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
+      }
+      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
+      for (std::size_t i = 0; i < spheres.size(); ++i) {
+        cell_of_[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      }
+    }
+    all_start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
+    for (std::size_t i = 0; i < spheres.size(); ++i) ++all_start_[static_cast<std::size_t>(cell_of_[i]) + 1];
+    for (std::size_t c = 1; c < all_start_.size(); ++c) all_start_[c] += all_start_[c - 1];
+    order_.resize(spheres.size());
+    std::vector<int>& fill = fill_;
+    fill.assign(all_start_.begin(), all_start_.end() - 1);
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      order_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of_[i])]++)] = static_cast<int>(i);
+    }
+  }
+
   // fn(id) for the spheres q0 <= q < q1 of the list that overlap the ball (c, r) enlarged by pad,
   // in order: overlap() written out on the grid's coordinate lists, two spheres at a time with
   // SSE2 (the same operations in the same order on each lane, so the same decisions:
@@ -348,8 +357,9 @@ class SphereGrid {
   std::vector<int> ids_;
   std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
   double max_radius_ = 0;
-  std::vector<int> cell_of_;  // each sphere's cell (kept for a build with cells_kept)
-  std::vector<int> fill_;     // scratch of build()
+  std::vector<int> cell_of_;  // each sphere's cell
+  std::vector<int> order_, all_start_;  // all the spheres in the grid's order, and where each cell's begin
+  std::vector<int> fill_;     // scratch of make_cells()
 };
 
 // A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
@@ -408,12 +418,60 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
   return {center, radius, growth};
 }
 
+// Runs of A's features, one list per kind: spheres holding `length` consecutive feature spheres
+// each (A's frame is its own, so unplaced, and A does not move: no growth). The slab loop tests
+// B's runs and then B's features against them before the grid queries (see there): A's whole
+// bounding sphere is a poor bound of a body with a hole or a concave side (a torus's holds its
+// hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
+// small A); a run's sphere holds its features' spheres up to the rounding of their distances to
+// its centre, which the slab loop's margin covers. Made once per mesh of A (MeshSnapshot). Cost only.
+constexpr std::size_t kARuns = 16;
+// The slab loop tests a feature of B against the A runs near its run only when there are at most
+// this many (cost only).
+constexpr std::size_t kMaxNearRuns = 2;
+struct ARuns {
+  struct Kind {
+    std::vector<FeatureSphere> runs;
+    std::size_t length = 1;
+    double reach = 0;  // the largest |coordinate| of a run's centre plus its radius (for the margin)
+  };
+  Kind vertices, edges, faces;
+
+  static void make_kind(const std::vector<FeatureSphere>& spheres, Kind& kind) {
+    kind.runs.clear();
+    kind.length = std::max<std::size_t>(1, (spheres.size() + kARuns - 1) / kARuns);
+    kind.reach = 0;
+    for (std::size_t first = 0; first < spheres.size(); first += kind.length) {
+      const std::size_t last = std::min(first + kind.length, spheres.size());
+      Vec3 lo = spheres[first].center, hi = lo;
+      for (std::size_t i = first; i < last; ++i) {
+        lo = lo.cwiseMin(spheres[i].center);
+        hi = hi.cwiseMax(spheres[i].center);
+      }
+      const Vec3 center = (lo + hi) / 2;
+      double radius = 0;
+      for (std::size_t i = first; i < last; ++i) {
+        radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+      }
+      kind.runs.push_back({center, radius});
+      kind.reach = std::max(kind.reach, center.cwiseAbs().maxCoeff() + radius);
+    }
+  }
+  void make(const Body& a) {
+    make_kind(a.vs, vertices);
+    make_kind(a.es, edges);
+    make_kind(a.fs, faces);
+  }
+};
+
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
 struct ExactWorkspace {
   Body a, b;
   SphereGrid a_vertices, a_edges, a_faces;
+  ARuns a_runs;
+  std::vector<int> near_a_runs;  // the slab loop's A runs near the current run of B
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
   std::vector<double> b_edge_length, a_vertex_speed;
@@ -424,7 +482,7 @@ struct ExactWorkspace {
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
   std::vector<Vec3> velocity;  // scratch of the facing flags
-  // The mesh that a, a_vertices and a_edge_lines were made from (valid only between queries).
+  // The mesh that a, a_vertices, a_runs and a_edge_lines were made from (valid only between queries).
   MeshSnapshot a_snapshot;
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
   MeshSnapshot b_snapshot;
@@ -796,7 +854,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
-  if (!a_kept) a_vertices.build(body_a.vs);
+  ARuns a_runs = std::move(work.a_runs);
+  if (!a_kept) {
+    a_vertices.build(body_a.vs);
+    a_runs.make(body_a);
+  }
   // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
   // others were skipped first thing for every pair.
   a_edges.build(body_a.es, &a_edge_ok, a_kept);
@@ -919,6 +981,14 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // most vertices never reach the vertex-face loop's plane test in a query.
   a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
+  std::vector<int> near_a_runs = std::move(work.near_a_runs);
+  // The slab loop's tests against A's runs: with first_contact_only only. There they skip most of
+  // the work of the slabs before the contact, where B's features come near A's bounding sphere
+  // long before they come near its surface; over all collisions most slabs that pass the whole
+  // bodies' test have them through each other, and the tests cost more than they skip (callgrind,
+  // docs/benchmarks.md, session 17). Cost only.
+  const bool use_a_runs = options.first_contact_only;
+  near_a_runs.reserve(kARuns + 1);
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
   // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
@@ -1020,8 +1090,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    b_mid.resize(body_b.v.size());
-    for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+    // B's vertices at the slab middle, placed when a run of B's vertices or edges first needs them
+    // (in a first-contact query most slabs before the contact have none near A's runs).
+    bool b_placed = false;
+    auto place_b = [&] {
+      if (b_placed) return;
+      b_mid.resize(body_b.v.size());
+      for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+      b_placed = true;
+    };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
     // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
@@ -1034,20 +1111,57 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
+    // Is a run of B's features possibly near one of A's runs of the kind its features pair with?
+    // near_a_runs gets those A runs, and `filtered` says whether the features are to be tested
+    // against them (not when A has one run of the kind, or B's run is all of B's features: the
+    // whole spheres' tests are then the same). Sound as chunk_near: a feature sphere (c, r) of
+    // B's run, grown by g half, lies within its run's grown sphere; a pair's grid test needs
+    // |c - c_a| <= r_a + r + g half + pad for a feature sphere (c_a, r_a) of A inside A's run
+    // (C_a, R_a), so |c - C_a| <= R_a + r + g half + pad: a run missing every A run by more than the
+    // margin (1e-9 of the lengths involved, over the rounding of both tests and of the runs'
+    // radii) has no pair that passes its grid test, and no other test would see it.
+    bool filtered = false;
+    auto runs_margin = [&](const ARuns::Kind& kind, const Vec3& c, double r) {
+      return 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
+    };
+    auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
+      near_a_runs.clear();
+      filtered = use_a_runs && ch.growth >= 0 && kind.runs.size() > 1;
+      if (!filtered) return true;
+      const Vec3 c = mid_pose.apply(ch.center);
+      const double r = ch.radius + ch.growth * half;
+      const double grown = r + runs_margin(kind, c, r);
+      for (std::size_t j = 0; j < kind.runs.size(); ++j) {
+        if (overlap(kind.runs[j], c, grown, pad)) near_a_runs.push_back(static_cast<int>(j));
+      }
+      // Many near runs: the features' own tests against them would cost about what they save.
+      if (near_a_runs.size() > kMaxNearRuns) filtered = false;
+      return !near_a_runs.empty();
+    };
+    // Is B's feature sphere (c, r) near one of the A runs near its run? (The same argument.) When
+    // not, its grid query finds no sphere it overlaps and is skipped.
+    auto feature_near = [&](const ARuns::Kind& kind, const Vec3& c, double r) {
+      if (!filtered) return true;
+      const double grown = r + runs_margin(kind, c, r);
+      for (int j : near_a_runs) {
+        if (overlap(kind.runs[static_cast<std::size_t>(j)], c, grown, pad)) return true;
+      }
+      return false;
+    };
     auto chunk_end = [](std::size_t c, int n) {
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-      if (!chunk_near(face_chunks[ch])) continue;
+      if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], a_runs.vertices)) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
-        if (!chunk_near(face_chunks[ch])) continue;
+        if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], a_runs.vertices)) continue;
       }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
         const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
-        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.vertices, center, radius)) continue;
         // B's face plane at the slab middle.
         const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
         const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
@@ -1076,15 +1190,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-      if (!chunk_near(vertex_chunks[ch])) continue;
+      if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], a_runs.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
-        if (!chunk_near(vertex_chunks[ch])) continue;
+        if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], a_runs.faces)) continue;
       }
+      place_b();
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
-        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.faces, center, radius)) continue;
         a_faces.for_overlapping(center, radius, pad, [&](int fa) {
           const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
           const double reach = vertex_growth[vb] * half;
@@ -1101,16 +1216,17 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-      if (!chunk_near(edge_chunks[ch])) continue;
+      if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], a_runs.edges)) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
-        if (!chunk_near(edge_chunks[ch])) continue;
+        if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], a_runs.edges)) continue;
       }
+      place_b();
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
         const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
-        if (!overlap(body_a.whole, center, radius, pad)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.edges, center, radius)) continue;
         const mesh::Edge& edge_b = b.edge(eb);
         const Vec3& qb = b_mid[edge_b.v0];
         const Vec3 db = b_mid[edge_b.v1] - qb;
@@ -1174,6 +1290,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.a = std::move(body_a);
   work.b = std::move(body_b);
   work.a_vertices = std::move(a_vertices);
+  work.a_runs = std::move(a_runs);
+  work.near_a_runs = std::move(near_a_runs);
   work.a_edges = std::move(a_edges);
   work.a_faces = std::move(a_faces);
   work.a_face_back = std::move(a_face_back);
