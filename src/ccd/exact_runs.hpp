@@ -16,4 +16,11 @@ namespace proxima::ccd::detail {
 double exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const mesh::Mesh& b, const Pose& b_start,
                               const Pose& b_end);
 
+// How the exact mode's first-contact slab loop uses the runs of A's features (the cull of B's runs
+// and features before the grid queries), for tests/ccd/exact_cull_test.cpp: as made (used), not
+// at all (off: the answers the cull must not change), or with every run's radius halved (shrunk:
+// a deliberately broken cull, which the test must catch). Per thread; queries read it at their start.
+enum class ARunsUse { used, off, shrunk };
+void set_a_runs_use_for_tests(ARunsUse use);
+
 }  // namespace proxima::ccd::detail

@@ -494,6 +494,9 @@ struct ExactWorkspace {
 // The calling thread's workspace (release_thread_storage frees it).
 thread_local ExactWorkspace t_exact_workspace;
 
+// detail::set_a_runs_use_for_tests (exact_runs.hpp).
+thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
+
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
 struct Placement {
@@ -720,6 +723,8 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   t_exact_workspace = ExactWorkspace{};
   detail::release_raster_storage();
 }
+
+void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 
 double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                                       const Pose& b_end) {
@@ -987,7 +992,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // long before they come near its surface; over all collisions most slabs that pass the whole
   // bodies' test have them through each other, and the tests cost more than they skip (callgrind,
   // docs/benchmarks.md, session 17). Cost only.
-  const bool use_a_runs = options.first_contact_only;
+  const bool use_a_runs = options.first_contact_only && t_a_runs_use != detail::ARunsUse::off;
+  ARuns shrunk_runs;  // tests only (set_a_runs_use_for_tests): a broken cull
+  if (t_a_runs_use == detail::ARunsUse::shrunk) {
+    shrunk_runs = a_runs;
+    for (ARuns::Kind* kind : {&shrunk_runs.vertices, &shrunk_runs.edges, &shrunk_runs.faces}) {
+      for (FeatureSphere& run : kind->runs) run.radius /= 2;
+    }
+  }
+  const ARuns& runs_of_a = t_a_runs_use == detail::ARunsUse::shrunk ? shrunk_runs : a_runs;
   near_a_runs.reserve(kARuns + 1);
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
@@ -1152,16 +1165,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-      if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], a_runs.vertices)) continue;
+      if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], runs_of_a.vertices)) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
-        if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], a_runs.vertices)) continue;
+        if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], runs_of_a.vertices)) continue;
       }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
         const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
-        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.vertices, center, radius)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(runs_of_a.vertices, center, radius)) continue;
         // B's face plane at the slab middle.
         const Vec3 normal_mid = mid_pose.rotate(body_b.n[fb]);
         const double offset_mid = body_b.d[fb] + normal_mid.dot(mid_pose.translation);
@@ -1190,16 +1203,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-      if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], a_runs.faces)) continue;
+      if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
-        if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], a_runs.faces)) continue;
+        if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
       place_b();
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
-        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.faces, center, radius)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(runs_of_a.faces, center, radius)) continue;
         a_faces.for_overlapping(center, radius, pad, [&](int fa) {
           const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
           const double reach = vertex_growth[vb] * half;
@@ -1216,17 +1229,17 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-      if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], a_runs.edges)) continue;
+      if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], runs_of_a.edges)) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
-        if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], a_runs.edges)) continue;
+        if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
       place_b();
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
         const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
-        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(a_runs.edges, center, radius)) continue;
+        if (!overlap(body_a.whole, center, radius, pad) || !feature_near(runs_of_a.edges, center, radius)) continue;
         const mesh::Edge& edge_b = b.edge(eb);
         const Vec3& qb = b_mid[edge_b.v0];
         const Vec3 db = b_mid[edge_b.v1] - qb;
