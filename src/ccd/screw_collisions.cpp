@@ -1133,13 +1133,13 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // (C_a, R_a), so |c - C_a| <= R_a + r + g half + pad: a run missing every A run by more than the
     // margin (1e-9 of the lengths involved, over the rounding of both tests and of the runs'
     // radii) has no pair that passes its grid test, and no other test would see it.
-    bool filtered = false;
+    bool filtered = false;  // stays false without use_a_runs (runs_near is not called)
     auto runs_margin = [&](const ARuns::Kind& kind, const Vec3& c, double r) {
       return 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
     };
     auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
       near_a_runs.clear();
-      filtered = use_a_runs && ch.growth >= 0 && kind.runs.size() > 1;
+      filtered = ch.growth >= 0 && kind.runs.size() > 1;
       if (!filtered) return true;
       const Vec3 c = mid_pose.apply(ch.center);
       const double r = ch.radius + ch.growth * half;
@@ -1165,10 +1165,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-      if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], runs_of_a.vertices)) continue;
+      if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
-        if (!chunk_near(face_chunks[ch]) || !runs_near(face_chunks[ch], runs_of_a.vertices)) continue;
+        if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
       }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
@@ -1203,10 +1203,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-      if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], runs_of_a.faces)) continue;
+      if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
-        if (!chunk_near(vertex_chunks[ch]) || !runs_near(vertex_chunks[ch], runs_of_a.faces)) continue;
+        if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
       }
       place_b();
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
@@ -1229,10 +1229,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-      if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], runs_of_a.edges)) continue;
+      if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
-        if (!chunk_near(edge_chunks[ch]) || !runs_near(edge_chunks[ch], runs_of_a.edges)) continue;
+        if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
       }
       place_b();
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
