@@ -425,7 +425,7 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
 // hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
 // small A); a run's sphere holds its features' spheres up to the rounding of their distances to
 // its centre, which the slab loop's margin covers. Made once per mesh of A (MeshSnapshot). Cost only.
-constexpr std::size_t kARuns = 16;
+constexpr std::size_t kARuns = 32;
 struct ARuns {
   struct Kind {
     std::vector<FeatureSphere> runs;
