@@ -1121,14 +1121,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
     // Is a run of B's features possibly near one of A's runs of the kind its features pair with
-    // (use_a_runs only)? Sound as chunk_near: a feature sphere (c, r) of B's run, grown by g half,
-    // lies within the run's grown sphere; a pair's grid test needs |c - c_a| <= r_a + r + g half +
-    // pad for a feature sphere (c_a, r_a) of A inside A's run (C_a, R_a), so |c - C_a| <= R_a + r +
-    // g half + pad: a run that misses every A run by more than the margin (1e-9 of the lengths
-    // involved, over the rounding of both tests and of the runs' radii) has no pair that passes its
-    // grid test, and no other test would see it. (Testing each feature of a run near A against the
-    // A runs near the run, before its grid query, saved 0.5-1.1% more on the tori's first contacts
-    // and cost 0.3% on the cubes: not kept.)
+    // (use_a_runs only)? Sound as chunk_near: a pair's grid test needs |c - c_a| <= r_a + r + g half
+    // + pad for B's feature sphere (c, r), grown by g half, and A's (c_a, r_a); with B's in its
+    // placed run (C, R), growth G >= g (|C - c| <= R - r), and A's in its run (C_a, R_a)
+    // (|C_a - c_a| <= R_a - r_a), |C - C_a| <= R + G half + R_a + pad. A run of B farther than that
+    // from every A run, by more than the margin (1e-9 of the lengths involved, over the rounding of
+    // both tests and of the runs' radii), has no pair that passes its grid test: no other test of
+    // the slab would see one. (Testing each feature of a run near A against the
+    // A runs near the run, before its grid query, saved 0.4-1.1% more on the first contacts of the
+    // tori and the L-prism/torus and cost 0.3% over all collisions on the cubes: not kept.)
     auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
       if (ch.growth < 0 || kind.runs.size() < 2) return true;  // one run: the whole spheres' test
       const Vec3 c = mid_pose.apply(ch.center);

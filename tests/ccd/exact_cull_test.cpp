@@ -259,7 +259,7 @@ TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) 
     caught += same(answer(detail::ARunsUse::shrunk), without) ? 0 : 1;
   }
   EXPECT_GT(contacts, 180);  // 226
-  EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 12
+  EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 11
 }
 
 }  // namespace
