@@ -418,9 +418,9 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
   return {center, radius, growth};
 }
 
-// Runs of A's features, one list per kind: spheres holding `length` consecutive feature spheres
-// each (A's frame is its own, so unplaced, and A does not move: no growth). The first-contact slab
-// loop tests B's runs against them before the grid queries of their features (see there): A's whole
+// Runs of A's features, one list per kind: spheres holding runs of consecutive feature spheres
+// (A's frame is its own, so unplaced, and A does not move: no growth). The first-contact slab loop
+// tests B's runs against them before the grid queries of their features (see there): A's whole
 // bounding sphere is a poor bound of a body with a hole or a concave side (a torus's holds its
 // hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
 // small A); a run's sphere holds its features' spheres up to the rounding of their distances to
@@ -429,17 +429,16 @@ constexpr std::size_t kARuns = 32;
 struct ARuns {
   struct Kind {
     std::vector<FeatureSphere> runs;
-    std::size_t length = 1;
     double reach = 0;  // the largest |coordinate| of a run's centre plus its radius (for the margin)
   };
   Kind vertices, edges, faces;
 
   static void make_kind(const std::vector<FeatureSphere>& spheres, Kind& kind) {
     kind.runs.clear();
-    kind.length = std::max<std::size_t>(1, (spheres.size() + kARuns - 1) / kARuns);
     kind.reach = 0;
-    for (std::size_t first = 0; first < spheres.size(); first += kind.length) {
-      const std::size_t last = std::min(first + kind.length, spheres.size());
+    const std::size_t length = std::max<std::size_t>(1, (spheres.size() + kARuns - 1) / kARuns);
+    for (std::size_t first = 0; first < spheres.size(); first += length) {
+      const std::size_t last = std::min(first + length, spheres.size());
       Vec3 lo = spheres[first].center, hi = lo;
       for (std::size_t i = first; i < last; ++i) {
         lo = lo.cwiseMin(spheres[i].center);
