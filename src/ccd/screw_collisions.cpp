@@ -469,7 +469,7 @@ struct ExactWorkspace {
   ARuns a_runs;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
-  std::vector<double> b_edge_length, a_vertex_speed;
+  std::vector<double> a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
   std::vector<Vec3> b_mid;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
@@ -477,7 +477,9 @@ struct ExactWorkspace {
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
   std::vector<Vec3> velocity;  // scratch of the facing flags
-  // The mesh that a, a_vertices, a_runs and a_edge_lines were made from (valid only between queries).
+  double a_mean_edge = 0;  // A's mean edge length, for the slab count
+  // The mesh that a, a_vertices, a_runs, a_mean_edge and a_edge_lines were made from (valid only
+  // between queries).
   MeshSnapshot a_snapshot;
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
   MeshSnapshot b_snapshot;
@@ -795,7 +797,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (const FeatureSphere& e : body.es) sum += 2 * e.radius;
     return sum / static_cast<double>(std::max<std::size_t>(body.es.size(), 1));
   };
-  const double mean_edge = std::max(mean_edge_of(body_a), mean_edge_of(body_b));
+  // A's is kept with its body (the same edges, so the same sum).
+  if (!a_kept) work.a_mean_edge = mean_edge_of(body_a);
+  const double mean_edge = std::max(work.a_mean_edge, mean_edge_of(body_b));
   const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
                                           : options.slab_sweep_fraction * body_b.whole.radius;
   const double wanted = std::ceil(max_speed / slab_sweep);
@@ -965,9 +969,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_chunk_ready[c] = 1;
   };
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
-  std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
-  b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
   for (int e = 0; e < (a_kept ? 0 : a.num_edges()); ++e) {
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
@@ -975,7 +977,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double length = 2 * body_a.es[e].radius;
     a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length, 1 / dir.squaredNorm()};
   }
-  for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
   // most vertices never reach the vertex-face loop's plane test in a query.
@@ -1228,7 +1229,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
         // involved) covers the rounding of both distances.
         const Vec3 mid_b = qb + db / 2;
-        const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
+        const double length_b = 2 * body_b.es[eb].radius;  // B's edge length (invariant under the screw)
+        const double near_b = edge_speed[eb] * half + 4 * pad + length_b / 2 + point_margin;
         const double near_b2 = near_b * near_b;
         // B's unit edge direction at the slab middle, and its face normals there when a pair first
         // needs them, for the properness bound of the whole slab.
@@ -1261,7 +1263,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           }
           // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
           // (edge lengths are invariant, so the precomputed ones serve).
-          const double la = line_a.length, lb = b_edge_length[eb];
+          const double la = line_a.length, lb = length_b;
           const Vec3 w = qb - pa;
           const double reach = w.norm() + edge_start_speed[eb] * half;
           const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
@@ -1305,7 +1307,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.face_chunks_local = std::move(face_chunks_local);
   work.vertex_chunks_local = std::move(vertex_chunks_local);
   work.edge_chunks_local = std::move(edge_chunks_local);
-  work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
   work.a_vertex_dirs = std::move(a_vertex_dirs);
