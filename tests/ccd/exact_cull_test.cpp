@@ -244,7 +244,10 @@ TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) 
   first.first_contact_only = true;
   int contacts = 0, caught = 0;
   for (int k = 0; k < 280; ++k) {
-    const auto [a, b] = pairs[static_cast<std::size_t>(k) % pairs.size()];
+    // Named pointers, not a structured binding: the lambda below reads them (clang 14 does not
+    // capture structured bindings).
+    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
+    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
     const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
     auto answer = [&](detail::ARunsUse use) {
       detail::set_a_runs_use_for_tests(use);
