@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internal: a check of the exact mode's runs of B's features (src/ccd/screw_collisions.cpp), for
-// tests/ccd/exact_cull_test.cpp.
+// Internal: a check of the exact mode's runs of B's features and a switch for its runs of A's
+// (src/ccd/screw_collisions.cpp), for tests/ccd/exact_cull_test.cpp.
 #pragma once
 
 #include <proxima/core/pose.hpp>
@@ -15,5 +15,12 @@ namespace proxima::ccd::detail {
 // growths are made. The slab loop's skips are sound when this is <= 0. (-inf for a B with no runs.)
 double exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const mesh::Mesh& b, const Pose& b_start,
                               const Pose& b_end);
+
+// How the exact mode's first-contact slab loop uses the runs of A's features (the cull of B's runs
+// before their features' grid queries), for tests/ccd/exact_cull_test.cpp: as made (used), not
+// at all (off: the answers the cull must not change), or with every run's radius halved (shrunk:
+// a deliberately broken cull, which the test must catch). Per thread; queries read it at their start.
+enum class ARunsUse { used, off, shrunk };
+void set_a_runs_use_for_tests(ARunsUse use);
 
 }  // namespace proxima::ccd::detail

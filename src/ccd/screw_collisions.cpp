@@ -205,66 +205,37 @@ class SphereGrid {
   // (bounds, dims and each sphere's cell) are kept and only the listing is made again.
   void build(const std::vector<FeatureSphere>& spheres, const std::vector<char>* keep = nullptr,
              bool cells_kept = false) {
+    if (!cells_kept) make_cells(spheres);
+    // The listing: the grid's order of all the spheres (order_) with the ones not kept left out,
+    // in one pass; a cell's kept spheres start where the kept ones before it end. So within a
+    // cell the kept ones keep their id order, as in a grid of them alone.
     max_radius_ = 0;
-    start_.clear();
-    ids_.clear();
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->clear();
-    if (!cells_kept) {
-      dims_ = {1, 1, 1};
-      last_cell_ = {0, 0, 0};
-      inv_cell_ = Vec3::Zero();
-      lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
-      hi_ = -lo_;
-      for (const FeatureSphere& sp : spheres) {
-        lo_ = lo_.cwiseMin(sp.center);
-        hi_ = hi_.cwiseMax(sp.center);
-      }
-    }
-    // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has its
-    // centre within that of the query's centre).
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) max_radius_ = std::max(max_radius_, spheres[i].radius);
-    }
-    if (spheres.empty()) return;
-    std::vector<int>& cell_of = cell_of_;
-    if (!cells_kept) {
-      const Vec3 extent = hi_ - lo_;
-      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
-      const double cell = extent.maxCoeff() / per_axis;
-      for (int k = 0; k < 3; ++k) {
-        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
-        dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
-        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
-      }
-      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
-      cell_of.resize(spheres.size());
-      for (std::size_t i = 0; i < spheres.size(); ++i) {
-        cell_of[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
-      }
-    }
-    start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
+    const std::size_t cells = all_start_.size() - 1;
+    start_.resize(cells + 1);
+    ids_.resize(order_.size());
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->resize(order_.size() + 1);
     std::size_t listed = 0;
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep != nullptr && !(*keep)[i]) continue;
-      ++start_[static_cast<std::size_t>(cell_of[i]) + 1];
-      ++listed;
+    for (std::size_t c = 0; c < cells; ++c) {
+      start_[c] = static_cast<int>(listed);
+      for (int q = all_start_[c]; q < all_start_[c + 1]; ++q) {
+        const int id = order_[static_cast<std::size_t>(q)];
+        if (keep != nullptr && !(*keep)[static_cast<std::size_t>(id)]) continue;
+        const FeatureSphere& sp = spheres[static_cast<std::size_t>(id)];
+        ids_[listed] = id;
+        x_[listed] = sp.center.x();
+        y_[listed] = sp.center.y();
+        z_[listed] = sp.center.z();
+        r_[listed] = sp.radius;
+        // The largest radius of a listed sphere (a query's reach: any listed sphere it overlaps has
+        // its centre within that of the query's centre).
+        max_radius_ = std::max(max_radius_, sp.radius);
+        ++listed;
+      }
     }
-    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    start_[cells] = static_cast<int>(listed);
     ids_.resize(listed);
-    std::vector<int>& fill = fill_;
-    fill.assign(start_.begin(), start_.end() - 1);
-    for (std::size_t i = 0; i < spheres.size(); ++i) {
-      if (keep == nullptr || (*keep)[i]) ids_[static_cast<std::size_t>(fill[cell_of[i]]++)] = static_cast<int>(i);
-    }
     // One more (zero) entry than listed: the tests read spheres two at a time (see test_run).
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->assign(listed + 1, 0.0);
-    for (std::size_t q = 0; q < ids_.size(); ++q) {
-      const FeatureSphere& sp = spheres[static_cast<std::size_t>(ids_[q])];
-      x_[q] = sp.center.x();
-      y_[q] = sp.center.y();
-      z_[q] = sp.center.z();
-      r_[q] = sp.radius;
-    }
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) (*list)[listed] = 0.0;
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
@@ -298,6 +269,44 @@ class SphereGrid {
   }
 
  private:
+  // The cells of `spheres` (bounds, dims, each sphere's cell) and all of them in the grid's order
+  // (by cell, then by id): order_, with all_start_[c] where cell c's begin.
+  void make_cells(const std::vector<FeatureSphere>& spheres) {
+    dims_ = {1, 1, 1};
+    last_cell_ = {0, 0, 0};
+    inv_cell_ = Vec3::Zero();
+    lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+    hi_ = -lo_;
+    for (const FeatureSphere& sp : spheres) {
+      lo_ = lo_.cwiseMin(sp.center);
+      hi_ = hi_.cwiseMax(sp.center);
+    }
+    cell_of_.resize(spheres.size());
+    if (!spheres.empty()) {
+      const Vec3 extent = hi_ - lo_;
+      const double per_axis = std::max(1.0, std::ceil(std::cbrt(static_cast<double>(spheres.size()))));
+      const double cell = extent.maxCoeff() / per_axis;
+      for (int k = 0; k < 3; ++k) {
+        const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
+        dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
+        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
+      }
+      for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
+      for (std::size_t i = 0; i < spheres.size(); ++i) {
+        cell_of_[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
+      }
+    }
+    all_start_.assign(static_cast<std::size_t>(dims_[0] * dims_[1] * dims_[2]) + 1, 0);
+    for (std::size_t i = 0; i < spheres.size(); ++i) ++all_start_[static_cast<std::size_t>(cell_of_[i]) + 1];
+    for (std::size_t c = 1; c < all_start_.size(); ++c) all_start_[c] += all_start_[c - 1];
+    order_.resize(spheres.size());
+    std::vector<int>& fill = fill_;
+    fill.assign(all_start_.begin(), all_start_.end() - 1);
+    for (std::size_t i = 0; i < spheres.size(); ++i) {
+      order_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cell_of_[i])]++)] = static_cast<int>(i);
+    }
+  }
+
   // fn(id) for the spheres q0 <= q < q1 of the list that overlap the ball (c, r) enlarged by pad,
   // in order: overlap() written out on the grid's coordinate lists, two spheres at a time with
   // SSE2 (the same operations in the same order on each lane, so the same decisions:
@@ -348,8 +357,9 @@ class SphereGrid {
   std::vector<int> ids_;
   std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
   double max_radius_ = 0;
-  std::vector<int> cell_of_;  // each sphere's cell (kept for a build with cells_kept)
-  std::vector<int> fill_;     // scratch of build()
+  std::vector<int> cell_of_;  // each sphere's cell
+  std::vector<int> order_, all_start_;  // all the spheres in the grid's order, and where each cell's begin
+  std::vector<int> fill_;     // scratch of make_cells()
 };
 
 // A fixed edge of A as the edge-edge culls read it: start, direction (end - start) and length, in
@@ -408,15 +418,58 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
   return {center, radius, growth};
 }
 
+// Runs of A's features, one list per kind: spheres holding runs of consecutive feature spheres
+// (A's frame is its own, so unplaced, and A does not move: no growth). The first-contact slab loop
+// tests B's runs against them before the grid queries of their features (see there): A's whole
+// bounding sphere is a poor bound of a body with a hole or a concave side (a torus's holds its
+// hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
+// small A); a run's sphere holds its features' spheres up to the rounding of their distances to
+// its centre, which the slab loop's margin covers. Made once per mesh of A (MeshSnapshot). Cost only.
+constexpr std::size_t kARuns = 32;
+struct ARuns {
+  struct Kind {
+    std::vector<FeatureSphere> runs;
+    double reach = 0;  // the largest |coordinate| of a run's centre plus its radius (for the margin)
+  };
+  Kind vertices, edges, faces;
+
+  static void make_kind(const std::vector<FeatureSphere>& spheres, Kind& kind) {
+    kind.runs.clear();
+    kind.reach = 0;
+    const std::size_t length = std::max<std::size_t>(1, (spheres.size() + kARuns - 1) / kARuns);
+    for (std::size_t first = 0; first < spheres.size(); first += length) {
+      const std::size_t last = std::min(first + length, spheres.size());
+      Vec3 lo = spheres[first].center, hi = lo;
+      for (std::size_t i = first; i < last; ++i) {
+        lo = lo.cwiseMin(spheres[i].center);
+        hi = hi.cwiseMax(spheres[i].center);
+      }
+      const Vec3 center = (lo + hi) / 2;
+      double radius = 0;
+      for (std::size_t i = first; i < last; ++i) {
+        radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+      }
+      kind.runs.push_back({center, radius});
+      kind.reach = std::max(kind.reach, center.cwiseAbs().maxCoeff() + radius);
+    }
+  }
+  void make(const Body& a) {
+    make_kind(a.vs, vertices);
+    make_kind(a.es, edges);
+    make_kind(a.fs, faces);
+  }
+};
+
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
 struct ExactWorkspace {
   Body a, b;
   SphereGrid a_vertices, a_edges, a_faces;
+  ARuns a_runs;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
-  std::vector<double> b_edge_length, a_vertex_speed;
+  std::vector<double> a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
   std::vector<Vec3> b_mid;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
@@ -424,7 +477,9 @@ struct ExactWorkspace {
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
   std::vector<Vec3> velocity;  // scratch of the facing flags
-  // The mesh that a, a_vertices and a_edge_lines were made from (valid only between queries).
+  double a_mean_edge = 0;  // A's mean edge length, for the slab count
+  // The mesh that a, a_vertices, a_runs, a_mean_edge and a_edge_lines were made from (valid only
+  // between queries).
   MeshSnapshot a_snapshot;
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
   MeshSnapshot b_snapshot;
@@ -435,6 +490,9 @@ struct ExactWorkspace {
 
 // The calling thread's workspace (release_thread_storage frees it).
 thread_local ExactWorkspace t_exact_workspace;
+
+// detail::set_a_runs_use_for_tests (exact_runs.hpp).
+thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -663,6 +721,8 @@ void detail::validate_screw_options(const ScrewOptions& o) {
   detail::release_raster_storage();
 }
 
+void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
+
 double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                                       const Pose& b_end) {
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
@@ -737,7 +797,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (const FeatureSphere& e : body.es) sum += 2 * e.radius;
     return sum / static_cast<double>(std::max<std::size_t>(body.es.size(), 1));
   };
-  const double mean_edge = std::max(mean_edge_of(body_a), mean_edge_of(body_b));
+  // A's is kept with its body (the same edges, so the same sum).
+  if (!a_kept) work.a_mean_edge = mean_edge_of(body_a);
+  const double mean_edge = std::max(work.a_mean_edge, mean_edge_of(body_b));
   const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
                                           : options.slab_sweep_fraction * body_b.whole.radius;
   const double wanted = std::ceil(max_speed / slab_sweep);
@@ -796,7 +858,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
 
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
-  if (!a_kept) a_vertices.build(body_a.vs);
+  ARuns a_runs = std::move(work.a_runs);
+  if (!a_kept) {
+    a_vertices.build(body_a.vs);
+    a_runs.make(body_a);
+  }
   // Only A's edges and faces that can take part in an entering crossing (above) are listed: the
   // others were skipped first thing for every pair.
   a_edges.build(body_a.es, &a_edge_ok, a_kept);
@@ -903,9 +969,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     edge_chunk_ready[c] = 1;
   };
   std::vector<EdgeLine> a_edge_lines = std::move(work.a_edge_lines);
-  std::vector<double> b_edge_length = std::move(work.b_edge_length);
   a_edge_lines.resize(static_cast<std::size_t>(a.num_edges()));
-  b_edge_length.resize(static_cast<std::size_t>(b.num_edges()));
   for (int e = 0; e < (a_kept ? 0 : a.num_edges()); ++e) {
     const mesh::Edge& ed = a.edge(e);
     const Vec3& start = body_a.v[static_cast<std::size_t>(ed.v0)];
@@ -913,12 +977,27 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double length = 2 * body_a.es[e].radius;
     a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length, 1 / dir.squaredNorm()};
   }
-  for (int e = 0; e < b.num_edges(); ++e) b_edge_length[e] = 2 * body_b.es[e].radius;
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
   // most vertices never reach the vertex-face loop's plane test in a query.
   a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
+  // The slab loop's tests against A's runs: with first_contact_only only, and when B has more than
+  // one run of some kind (a B of one run per kind is tested as a whole already). With a first
+  // contact they skip part of the slabs before the contact, where B's features come near A's
+  // bounding sphere before they come near its surface (a torus's hole); over all collisions most
+  // slabs that pass the whole bodies' test have the bodies through each other, and the tests cost
+  // about what they skip (callgrind, docs/benchmarks.md, session 17). Cost only.
+  const bool use_a_runs = options.first_contact_only && t_a_runs_use != detail::ARunsUse::off &&
+                          (face_chunks.size() > 1 || vertex_chunks.size() > 1 || edge_chunks.size() > 1);
+  ARuns shrunk_runs;  // tests only (set_a_runs_use_for_tests): a broken cull
+  if (t_a_runs_use == detail::ARunsUse::shrunk) {
+    shrunk_runs = a_runs;
+    for (ARuns::Kind* kind : {&shrunk_runs.vertices, &shrunk_runs.edges, &shrunk_runs.faces}) {
+      for (FeatureSphere& run : kind->runs) run.radius /= 2;
+    }
+  }
+  const ARuns& runs_of_a = t_a_runs_use == detail::ARunsUse::shrunk ? shrunk_runs : a_runs;
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
   // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
@@ -1020,8 +1099,15 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    b_mid.resize(body_b.v.size());
-    for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+    // B's vertices at the slab middle, placed when a run of B's vertices or edges first needs them
+    // (in a first-contact query most slabs before the contact have none near A's runs).
+    bool b_placed = false;
+    auto place_b = [&] {
+      if (b_placed) return;
+      b_mid.resize(body_b.v.size());
+      for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+      b_placed = true;
+    };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
     // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
@@ -1034,14 +1120,34 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
+    // Is a run of B's features possibly near one of A's runs of the kind its features pair with
+    // (use_a_runs only)? Sound as chunk_near: a pair's grid test needs |c - c_a| <= r_a + r + g half
+    // + pad for B's feature sphere (c, r), grown by g half, and A's (c_a, r_a); with B's in its
+    // placed run (C, R), growth G >= g (|C - c| <= R - r), and A's in its run (C_a, R_a)
+    // (|C_a - c_a| <= R_a - r_a), |C - C_a| <= R + G half + R_a + pad. A run of B farther than that
+    // from every A run, by more than the margin (1e-9 of the lengths involved, over the rounding of
+    // both tests and of the runs' radii), has no pair that passes its grid test: no other test of
+    // the slab would see one. (Testing each feature of a run near A against the
+    // A runs near the run, before its grid query, saved 0.4-1.1% more on the first contacts of the
+    // tori and the L-prism/torus and cost 0.3% over all collisions on the cubes: not kept.)
+    auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
+      if (ch.growth < 0 || kind.runs.size() < 2) return true;  // one run: the whole spheres' test
+      const Vec3 c = mid_pose.apply(ch.center);
+      const double r = ch.radius + ch.growth * half;
+      const double grown = r + 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
+      for (const FeatureSphere& run : kind.runs) {
+        if (overlap(run, c, grown, pad)) return true;
+      }
+      return false;
+    };
     auto chunk_end = [](std::size_t c, int n) {
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-      if (!chunk_near(face_chunks[ch])) continue;
+      if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
-        if (!chunk_near(face_chunks[ch])) continue;
+        if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
       }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
@@ -1076,11 +1182,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-      if (!chunk_near(vertex_chunks[ch])) continue;
+      if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
-        if (!chunk_near(vertex_chunks[ch])) continue;
+        if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
       }
+      place_b();
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
@@ -1101,11 +1208,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-      if (!chunk_near(edge_chunks[ch])) continue;
+      if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
-        if (!chunk_near(edge_chunks[ch])) continue;
+        if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
       }
+      place_b();
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
@@ -1121,7 +1229,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         // A) are skipped first: the same pairs reach the solver. The margin (1e-9 of the lengths
         // involved) covers the rounding of both distances.
         const Vec3 mid_b = qb + db / 2;
-        const double near_b = edge_speed[eb] * half + 4 * pad + b_edge_length[eb] / 2 + point_margin;
+        const double length_b = 2 * body_b.es[eb].radius;  // B's edge length (invariant under the screw)
+        const double near_b = edge_speed[eb] * half + 4 * pad + length_b / 2 + point_margin;
         const double near_b2 = near_b * near_b;
         // B's unit edge direction at the slab middle, and its face normals there when a pair first
         // needs them, for the properness bound of the whole slab.
@@ -1154,7 +1263,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           }
           // The triple product (q - pa) . (da x e) of the solver, with its slope bound on the slab
           // (edge lengths are invariant, so the precomputed ones serve).
-          const double la = line_a.length, lb = b_edge_length[eb];
+          const double la = line_a.length, lb = length_b;
           const Vec3 w = qb - pa;
           const double reach = w.norm() + edge_start_speed[eb] * half;
           const double slope = la * (edge_start_speed[eb] * lb + reach * std::abs(screw.angle) * edge_perp[eb]);
@@ -1174,6 +1283,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.a = std::move(body_a);
   work.b = std::move(body_b);
   work.a_vertices = std::move(a_vertices);
+  work.a_runs = std::move(a_runs);
   work.a_edges = std::move(a_edges);
   work.a_faces = std::move(a_faces);
   work.a_face_back = std::move(a_face_back);
@@ -1197,7 +1307,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.face_chunks_local = std::move(face_chunks_local);
   work.vertex_chunks_local = std::move(vertex_chunks_local);
   work.edge_chunks_local = std::move(edge_chunks_local);
-  work.b_edge_length = std::move(b_edge_length);
   work.a_vertex_speed = std::move(a_vertex_speed);
   work.b_mid = std::move(b_mid);
   work.a_vertex_dirs = std::move(a_vertex_dirs);

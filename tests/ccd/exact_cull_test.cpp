@@ -7,6 +7,7 @@
 // answers are then those of testing the bounds inside the solver, as it did before
 // (tests/ccd/raster_cull_test.cpp, ExactCull, checks that the bounds themselves lose nothing).
 #include <proxima/ccd/screw.hpp>
+#include <proxima/ccd/screw_collisions.hpp>
 #include <proxima/mesh/generators.hpp>
 
 #include "ccd/exact_runs.hpp"
@@ -23,6 +24,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace proxima::ccd {
@@ -206,6 +208,61 @@ TEST(ExactCullPrecomputed, RunSpheresHoldTheirFeaturesAndBoundTheirGrowth) {
     tightest = std::max(tightest, excess);
   }
   EXPECT_GT(tightest, -1e-6);  // the margins, not a loose bound, keep it below 0
+}
+
+// The first-contact slab loop skips B's runs and features that come near no run of A's features
+// (src/ccd/screw_collisions.cpp, ARuns): on seeded motions of meshes with a hole, a concave side
+// and the small ones (runs of one feature), torus-sized and far from unit size, the answers with
+// the cull are those without it, every field of every collision and the pair and iteration
+// counts. The same runs with their radii halved (a cull that is not conservative) must change
+// some answer, or these motions would not show the cull sound.
+TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) {
+  const std::uint64_t seed = 2617;
+  std::mt19937_64 rng(seed);
+  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
+  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const std::array<std::pair<const Mesh*, const Mesh*>, 7> pairs = {
+      {{&torus, &torus}, {&prism, &torus}, {&torus, &prism}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&big, &big}}};
+  auto same = [](const ScrewResult& x, const ScrewResult& y) {
+    if (x.collisions.size() != y.collisions.size() || x.status != y.status || x.candidate_pairs != y.candidate_pairs ||
+        x.iterations != y.iterations || x.contact != y.contact) {
+      return false;
+    }
+    for (std::size_t i = 0; i < x.collisions.size(); ++i) {
+      const Collision& p = x.collisions[i];
+      const Collision& q = y.collisions[i];
+      if (!(p.type == q.type && p.vertex == q.vertex && p.face == q.face && p.edge_a == q.edge_a &&
+            p.edge_b == q.edge_b && p.time == q.time && p.point == q.point && p.normal == q.normal &&
+            p.properness == q.properness)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  ScrewOptions first;
+  first.first_contact_only = true;
+  int contacts = 0, caught = 0;
+  for (int k = 0; k < 280; ++k) {
+    // Named pointers, not a structured binding: the lambda below reads them (clang 14 does not
+    // capture structured bindings).
+    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
+    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
+    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+    auto answer = [&](detail::ARunsUse use) {
+      detail::set_a_runs_use_for_tests(use);
+      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, first);
+      detail::set_a_runs_use_for_tests(detail::ARunsUse::used);
+      return r;
+    };
+    const ScrewResult without = answer(detail::ARunsUse::off);
+    const ScrewResult with = answer(detail::ARunsUse::used);
+    ASSERT_TRUE(same(with, without)) << "seed " << seed << " motion " << k;
+    contacts += without.contact ? 1 : 0;
+    caught += same(answer(detail::ARunsUse::shrunk), without) ? 0 : 1;
+  }
+  EXPECT_GT(contacts, 180);  // 226
+  EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 11
 }
 
 }  // namespace
