@@ -7,23 +7,25 @@
 // Why: GJK proves an overlap only by enclosing the origin in a tetrahedron of support points,
 // 3-8 iterations of about 60 ns each on these curved shapes, while the common point of two
 // overlapping solids of revolution often lies between their axes: on the benchmark's
-// cylinder-cone row it answers 69 of the 125 overlapping pairs (the others overlap shallowly, off
-// that segment; docs/benchmarks.md, session 17).
+// cylinder-cone row it answers 98 of the 125 overlapping pairs (the others overlap shallowly, off
+// both segments; docs/benchmarks.md, session 17).
 //
-// The test (A's frame): pa on A's axis segment and pb on B's, the closest points of the two
-// segments (gjk/closed_form.hpp, closest_on_unit_segments). Every point of an axis segment lies in
-// its solid, so A holds pa + t (pb - pa) for t in [0, ta] and B holds it for t in [1 - tb, 1],
-// where ta and tb are how far each solid reaches along the segment from its own axis point (ray
-// exits from an inside point, closed form below). When ta + tb > 1 the two intervals overlap and
-// their middle is a common point (when the axes meet, pa itself). When the test fails nothing is
-// concluded (the solids may still overlap away from that segment): GJK answers the pair as
+// The test (A's frame), on two segments from a point pa of A's axis segment to a point pb of B's:
+// first the closest points of the two axis segments (gjk/closed_form.hpp,
+// closest_on_unit_segments), then the two centres. Every point of an axis segment lies in its
+// solid, so A holds pa + t (pb - pa) for t in [0, ta] and B holds it for t in [1 - tb, 1], where
+// ta and tb are how far each solid reaches along the segment from its own axis point (ray exits
+// from an inside point, closed form below). When ta + tb > 1 the two intervals overlap and their
+// middle is a common point (when pa == pb, pa itself). When both segments fail nothing is
+// concluded (the solids may still overlap away from those segments): GJK answers the pair as
 // before. So the test can only turn a GJK answer "intersect" into the same answer reached sooner;
 // it never declares separated solids overlapping beyond rounding: the point returned is within a
 // few ulps (relative to the shapes' size) of both solids. Touching solids (ta + tb == 1) are left
 // to GJK, whose contact band decides them as before.
 //
-// Cost: one segment-segment solve, two square roots, a few divisions; no loop. The caller has
-// checked the query's scale (kGjkMinScale..kGjkMaxScale), so the squares cannot overflow.
+// Cost: one segment-segment solve, then per segment two square roots and a few divisions; no
+// loop. The caller has checked the query's scale (kGjkMinScale..kGjkMaxScale), so the squares
+// cannot overflow.
 #pragma once
 
 #include <proxima/core/pose.hpp>
@@ -78,38 +80,48 @@ inline double ray_exit(const Cone& c, double z0, const Vec3& d) {
   return std::min(t_base, t_side);
 }
 
-/// A common point of A and B (A's frame; b_in_a: B's pose in A's frame) found between their
-/// axes, see the file comment; false when that segment shows none (the pair may still overlap).
-/// `between` is set to pb - pa (A's frame; zero when the axes meet): on a separated pair, a
-/// guess of the direction from A to B that is better than the centres' when the shapes are long.
+/// Do A and B share a point of the segment from (0, 0, za) on A's axis (A's frame) to
+/// (0, 0, zb) on B's axis (B's frame), |za|, |zb| within the half lengths? Each solid holds the
+/// part of the segment from its own end to where a ray from that end leaves it, so they share
+/// one when the two parts overlap; then `common` is the middle of the overlap (A's frame).
 template <class A, class B>
-  requires has_revolution_overlap<A, B>
-bool revolution_common_point(const A& a, const B& b, const Pose& b_in_a, Vec3& common, Vec3& between) {
-  const Vec3 ua = Vec3::UnitZ();
-  const Vec3 ub = b_in_a.rotation().col(2);
-  Vec3 pa, pb;
-  closest_on_unit_segments(Vec3::Zero(), ua, axis_half_length(a), b_in_a.translation(), ub, axis_half_length(b), pa,
-                           pb);
+bool axis_segment_common_point(const A& a, double za, const B& b, double zb, const Pose& b_in_a, Vec3& common) {
+  const Vec3 pa(0, 0, za);
+  const Vec3 pb = b_in_a.translation() + zb * b_in_a.rotation().col(2);
   const Vec3 d = pb - pa;
-  between = d;
   if (!(d.squaredNorm() > 0)) {
-    // The axes meet (or a NaN came in: the comparison is false for it too, so check).
-    if (!pa.allFinite()) return false;
+    // The two axis points coincide (or a NaN came in: the comparison is false for it too).
+    if (!pa.allFinite() || !pb.allFinite()) return false;
     common = pa;
     return true;
   }
-  // pa = (0, 0, pa.z) in A's frame; pb = (0, 0, zb) in B's, with zb its offset along B's axis.
-  const double ta = ray_exit(a, pa.z(), d);
-  const double zb = ub.dot(pb - b_in_a.translation());
-  const double tb = ray_exit(b, std::clamp(zb, -axis_half_length(b), axis_half_length(b)),
-                             b_in_a.rotation().transpose() * Vec3(-d));
-  if (ta + tb > 1) {
-    // The middle of [max(0, 1 - tb), min(1, ta)], which is not empty.
-    const double t = (std::max(0.0, 1 - tb) + std::min(1.0, ta)) / 2;
-    common = pa + t * d;
-    return common.allFinite();
-  }
-  return false;  // also for a NaN (every comparison with it is false)
+  const double ta = ray_exit(a, za, d);
+  const double tb = ray_exit(b, zb, b_in_a.rotation().transpose() * Vec3(-d));
+  if (!(ta + tb > 1)) return false;  // also false for a NaN
+  // The middle of [max(0, 1 - tb), min(1, ta)], which is not empty.
+  const double t = (std::max(0.0, 1 - tb) + std::min(1.0, ta)) / 2;
+  common = pa + t * d;
+  return common.allFinite();
+}
+
+/// A common point of A and B (A's frame; b_in_a: B's pose in A's frame) found between their
+/// axes, see the file comment; false when those segments show none (the pair may still overlap).
+/// `between` is set to pb - pa of the axes' closest points (A's frame; zero when the axes meet):
+/// on a separated pair, a guess of the direction from A to B that is better than the centres'
+/// when the shapes are long.
+template <class A, class B>
+  requires has_revolution_overlap<A, B>
+bool revolution_common_point(const A& a, const B& b, const Pose& b_in_a, Vec3& common, Vec3& between) {
+  const double ha = axis_half_length(a), hb = axis_half_length(b);
+  const Vec3& ub = b_in_a.rotation().col(2);
+  Vec3 pa, pb;
+  closest_on_unit_segments(Vec3::Zero(), Vec3::UnitZ(), ha, b_in_a.translation(), ub, hb, pa, pb);
+  between = pb - pa;
+  // First the segment between the axes' closest points, then the one between the centres (each
+  // answers overlaps the other misses: 69 and 88 of the benchmark row's 125, 98 together).
+  const double zb = std::clamp(ub.dot(pb - b_in_a.translation()), -hb, hb);
+  return axis_segment_common_point(a, std::clamp(pa.z(), -ha, ha), b, zb, b_in_a, common) ||
+         axis_segment_common_point(a, 0.0, b, 0.0, b_in_a, common);
 }
 
 }  // namespace detail
