@@ -379,6 +379,22 @@ struct FeatureChunk {
   Vec3 center;
   double radius, growth;
 };
+
+// A sphere holding the feature spheres first .. last - 1 (last > first): centred on their
+// centres' bounding box, its radius the largest distance to a centre plus that sphere's radius.
+FeatureSphere run_sphere(const std::vector<FeatureSphere>& spheres, std::size_t first, std::size_t last) {
+  Vec3 lo = spheres[first].center, hi = lo;
+  for (std::size_t i = first; i < last; ++i) {
+    lo = lo.cwiseMin(spheres[i].center);
+    hi = hi.cwiseMax(spheres[i].center);
+  }
+  const Vec3 center = (lo + hi) / 2;
+  double radius = 0;
+  for (std::size_t i = first; i < last; ++i) {
+    radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
+  }
+  return {center, radius};
+}
 constexpr std::size_t kChunk = 32;
 
 // The runs' spheres of B's feature spheres in B's own frame (growth 0), or one run of growth -1
@@ -391,18 +407,8 @@ void make_chunks(const std::vector<FeatureSphere>& spheres, std::vector<FeatureC
     return;
   }
   for (std::size_t first = 0; first < spheres.size(); first += kChunk) {
-    const std::size_t last = std::min(first + kChunk, spheres.size());
-    Vec3 lo = spheres[first].center, hi = lo;
-    for (std::size_t i = first; i < last; ++i) {
-      lo = lo.cwiseMin(spheres[i].center);
-      hi = hi.cwiseMax(spheres[i].center);
-    }
-    const Vec3 center = (lo + hi) / 2;
-    double radius = 0;
-    for (std::size_t i = first; i < last; ++i) {
-      radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
-    }
-    chunks.push_back({center, radius, 0});
+    const FeatureSphere run = run_sphere(spheres, first, std::min(first + kChunk, spheres.size()));
+    chunks.push_back({run.center, run.radius, 0});
   }
 }
 
@@ -438,19 +444,9 @@ struct ARuns {
     kind.reach = 0;
     const std::size_t length = std::max<std::size_t>(1, (spheres.size() + kARuns - 1) / kARuns);
     for (std::size_t first = 0; first < spheres.size(); first += length) {
-      const std::size_t last = std::min(first + length, spheres.size());
-      Vec3 lo = spheres[first].center, hi = lo;
-      for (std::size_t i = first; i < last; ++i) {
-        lo = lo.cwiseMin(spheres[i].center);
-        hi = hi.cwiseMax(spheres[i].center);
-      }
-      const Vec3 center = (lo + hi) / 2;
-      double radius = 0;
-      for (std::size_t i = first; i < last; ++i) {
-        radius = std::max(radius, (spheres[i].center - center).norm() + spheres[i].radius);
-      }
-      kind.runs.push_back({center, radius});
-      kind.reach = std::max(kind.reach, center.cwiseAbs().maxCoeff() + radius);
+      const FeatureSphere run = run_sphere(spheres, first, std::min(first + length, spheres.size()));
+      kind.runs.push_back(run);
+      kind.reach = std::max(kind.reach, run.center.cwiseAbs().maxCoeff() + run.radius);
     }
   }
   void make(const Body& a) {

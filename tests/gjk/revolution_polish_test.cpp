@@ -80,14 +80,19 @@ double allowance(const Placed& a, const Placed& b) {
   return 1e-12 * world_scale(a, b) + 1e-13 * (a.pose.translation().norm() + b.pose.translation().norm());
 }
 
-DistanceResult run(const Placed& a, const Placed& b, const GjkOptions& options = {}) {
-  const auto dispatch = [&](const auto& sa, const auto& sb) { return distance(sa, a.pose, sb, b.pose, options); };
+/// f(shape_a, shape_b) with the pair's shapes as their own types (Cylinder or Cone each).
+template <class F>
+auto with_shapes(const Placed& a, const Placed& b, F&& f) {
   if (a.cone) {
     const Cone ca(a.radius, a.half_height);
-    return b.cone ? dispatch(ca, Cone(b.radius, b.half_height)) : dispatch(ca, Cylinder(b.radius, b.half_height));
+    return b.cone ? f(ca, Cone(b.radius, b.half_height)) : f(ca, Cylinder(b.radius, b.half_height));
   }
   const Cylinder ca(a.radius, a.half_height);
-  return b.cone ? dispatch(ca, Cone(b.radius, b.half_height)) : dispatch(ca, Cylinder(b.radius, b.half_height));
+  return b.cone ? f(ca, Cone(b.radius, b.half_height)) : f(ca, Cylinder(b.radius, b.half_height));
+}
+
+DistanceResult run(const Placed& a, const Placed& b, const GjkOptions& options = {}) {
+  return with_shapes(a, b, [&](const auto& sa, const auto& sb) { return distance(sa, a.pose, sb, b.pose, options); });
 }
 
 /// The slab between the two support planes along unit u (world), by the oracle's supports.
@@ -159,21 +164,30 @@ void draw_pair(Rng& rng, bool cone_a, bool cone_b, double size, double aspect, d
   b.pose = Pose::from_matrix(b.pose.rotation(), a.pose.translation() + f_dist(rng) * reach * u);
 }
 
-TEST(RevolutionPolish, AgreesWithGjkAndItsCertificateUnderRandomPoses) {
-  const std::uint64_t seed = 20261126;
-  Rng rng(seed);
-  std::uniform_real_distribution<double> log_size(-3, 5);
-  std::uniform_real_distribution<double> log_aspect(0, 3);
-  std::uniform_real_distribution<double> log_translation(-3, 5);
-  int separated = 0, intersecting = 0, polished = 0;
-  for (int i = 0; i < 2000; ++i) {
+/// The random pairs of the agreement tests: pair i of kinds (cone a, cone b) = (i % 4 >= 2,
+/// i % 2 == 1), sizes 1e-3..1e5, aspect ratios to 1e3, A's centre within 1e-3..1e5 of the origin.
+struct RandomPairs {
+  std::uniform_real_distribution<double> log_size{-3, 5};
+  std::uniform_real_distribution<double> log_aspect{0, 3};
+  std::uniform_real_distribution<double> log_translation{-3, 5};
+  void draw(Rng& rng, int i, Placed& a, Placed& b) {
     // One draw per statement: the order of a call's arguments is the compiler's (GCC and clang
     // differ), and the sequence of pairs must not depend on it.
     const double size = std::pow(10.0, log_size(rng));
     const double aspect = std::pow(10.0, log_aspect(rng));
     const double translation = std::pow(10.0, log_translation(rng));
-    Placed a, b;
     draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, aspect, translation, a, b);
+  }
+};
+
+TEST(RevolutionPolish, AgreesWithGjkAndItsCertificateUnderRandomPoses) {
+  const std::uint64_t seed = 20261126;
+  Rng rng(seed);
+  RandomPairs pairs;
+  int separated = 0, intersecting = 0, polished = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Placed a, b;
+    pairs.draw(rng, i, a, b);
     const DistanceResult r = run(a, b);
     const DistanceResult g = run(a, b, kGjkReference);
     const DistanceResult plain = run(a, b, kPolishOff);
@@ -431,45 +445,26 @@ TEST(RevolutionPolish, WarmStartedPairsKeepTheirAnswer) {
 bool common_point(const Placed& a, const Placed& b, Vec3& world, Vec3& between) {
   const Pose b_in_a = a.pose.inverse() * b.pose;
   Vec3 local;
-  const auto call = [&](const auto& sa, const auto& sb) {
+  const bool found = with_shapes(a, b, [&](const auto& sa, const auto& sb) {
     return detail::revolution_common_point(sa, sb, b_in_a, local, between);
-  };
-  bool found = false;
-  if (a.cone) {
-    const Cone ca(a.radius, a.half_height);
-    found = b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
-  } else {
-    const Cylinder ca(a.radius, a.half_height);
-    found = b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
-  }
+  });
   world = a.pose.apply(local);
   return found;
 }
 
 bool run_intersect(const Placed& a, const Placed& b, const GjkOptions& options = {}) {
-  const auto call = [&](const auto& sa, const auto& sb) { return intersect(sa, a.pose, sb, b.pose, options).intersect; };
-  if (a.cone) {
-    const Cone ca(a.radius, a.half_height);
-    return b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
-  }
-  const Cylinder ca(a.radius, a.half_height);
-  return b.cone ? call(ca, Cone(b.radius, b.half_height)) : call(ca, Cylinder(b.radius, b.half_height));
+  return with_shapes(a, b, [&](const auto& sa, const auto& sb) { return intersect(sa, a.pose, sb, b.pose, options).intersect; });
 }
 
 TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
   const std::uint64_t seed = 20261127;
   Rng rng(seed);
-  std::uniform_real_distribution<double> log_size(-3, 5);
-  std::uniform_real_distribution<double> log_aspect(0, 3);
-  std::uniform_real_distribution<double> log_translation(-3, 5);
+  RandomPairs pairs;
   const GjkOptions reference_off{.relative_tolerance = 1e-14, .revolution_overlap = false};
   int found = 0, left_to_gjk = 0, separated = 0;
   for (int i = 0; i < 3000; ++i) {
-    const double size = std::pow(10.0, log_size(rng));
-    const double aspect = std::pow(10.0, log_aspect(rng));
-    const double translation = std::pow(10.0, log_translation(rng));
     Placed a, b;
-    draw_pair(rng, i % 4 >= 2, i % 2 == 1, size, aspect, translation, a, b);
+    pairs.draw(rng, i, a, b);
     const std::string where = "seed " + std::to_string(seed) + " pair " + std::to_string(i);
     Vec3 p, between;
     const bool has_point = common_point(a, b, p, between);

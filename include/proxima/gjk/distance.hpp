@@ -492,7 +492,6 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
   GjkRun run;
   if constexpr (has_revolution_polish<A, B>) {
-    static_assert(has_revolution_overlap<A, B>, "the same pairs");
     // A common point between the axes answers an overlap without GJK; when there is none, the
     // direction between the axes' closest points seeds a cold GJK run (on the benchmark's row it
     // shortens the runs of the overlapping pairs the test leaves to GJK). Declared in this block

@@ -31,20 +31,20 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/types.hpp>
 #include <proxima/gjk/closed_form.hpp>
+#include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/shapes/cone.hpp>
 #include <proxima/shapes/cylinder.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 namespace proxima::gjk {
 
-/// True for the pairs revolution_common_point answers: Cylinder and Cone in any combination.
+/// True for the pairs revolution_common_point answers: Cylinder and Cone in any combination (the
+/// pairs of the polish).
 template <class A, class B>
-inline constexpr bool has_revolution_overlap =
-    (std::is_same_v<A, Cylinder> || std::is_same_v<A, Cone>) && (std::is_same_v<B, Cylinder> || std::is_same_v<B, Cone>);
+inline constexpr bool has_revolution_overlap = has_revolution_polish<A, B>;
 
 namespace detail {
 
