@@ -1136,14 +1136,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
       return false;
     };
+    // Both tests of a run of B: near A's whole sphere and, with use_a_runs, near A's runs of the
+    // kind its features pair with.
+    auto run_near = [&](const FeatureChunk& ch, const ARuns::Kind& paired) {
+      return chunk_near(ch) && (!use_a_runs || runs_near(ch, paired));
+    };
     auto chunk_end = [](std::size_t c, int n) {
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
-      if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
+      if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
-        if (!chunk_near(face_chunks[ch]) || (use_a_runs && !runs_near(face_chunks[ch], runs_of_a.vertices))) continue;
+        if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       }
       for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
         if (!b_face_fwd[fb]) continue;
@@ -1178,10 +1183,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
-      if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
+      if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
-        if (!chunk_near(vertex_chunks[ch]) || (use_a_runs && !runs_near(vertex_chunks[ch], runs_of_a.faces))) continue;
+        if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
       place_b();
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
@@ -1204,10 +1209,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
-      if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
+      if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
-        if (!chunk_near(edge_chunks[ch]) || (use_a_runs && !runs_near(edge_chunks[ch], runs_of_a.edges))) continue;
+        if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
       place_b();
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {

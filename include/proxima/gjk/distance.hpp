@@ -115,12 +115,20 @@ inline void store_warm_simplex(const Simplex& s, const Pose& b_in_a, WarmStart& 
   }
 }
 
+/// Does `warm` hold a usable first direction (finite, nonzero)?
+inline bool has_direction(const WarmStart& warm) {
+  return warm.direction.allFinite() && warm.direction.squaredNorm() > 0;
+}
+
+/// A cold start: neither a simplex nor a direction in `warm`.
+inline bool is_cold(const WarmStart& warm) { return warm.size == 0 && !has_direction(warm); }
+
 /// The first search direction when there is no warm simplex (A's frame): the warm direction if
 /// given, else from A's bounding-sphere centre towards B's, else +x.
 template <SupportMap A, SupportMap B>
 Vec3 first_direction(const A& a, const B& b, const Pose& pose_a, const Pose& b_in_a,
                      const WarmStart& warm) {
-  if (warm.direction.allFinite() && warm.direction.squaredNorm() > 0) {
+  if (has_direction(warm)) {
     return pose_a.rotate_inverse(warm.direction);
   }
   const Vec3 d = b_in_a.apply(b.bounding_sphere().center) - a.bounding_sphere().center;
@@ -421,8 +429,7 @@ GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double sc
 template <bool Store, class A, class B>
 void run_seeded_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
                     WarmStart& warm, const Vec3& seed, GjkRun& run) {
-  const bool cold = warm.size == 0 && !(warm.direction.allFinite() && warm.direction.squaredNorm() > 0);
-  if (cold && seed.allFinite() && seed.squaredNorm() > 0) {
+  if (is_cold(warm) && seed.allFinite() && seed.squaredNorm() > 0) {
     WarmStart seeded = warm;
     seeded.direction = pose_a.rotate(seed);
     run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, seeded, run);
@@ -481,7 +488,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         if (Store && !br.intersect && br.status == Status::converged) warm.direction = br.normal;
         return br;
       }
-      if (warm.size == 0 && !(warm.direction.allFinite() && warm.direction.squaredNorm() > 0) && seed.allFinite()) {
+      if (is_cold(warm) && seed.allFinite()) {
         warm.direction = pose_a.rotate(seed);
       }
     }
@@ -500,11 +507,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     Vec3 axes_between = nan_vec3();
     Vec3 common;
     if (gjk_options->revolution_overlap && revolution_common_point(a, b, b_in_a, common, axes_between)) {
-      DistanceResult r;
-      r.iterations = 0;
-      r.status = Status::converged;
+      DistanceResult r = exact_answer();  // gap 0, 0 iterations, converged
       r.detail = Detail::origin_enclosed;
-      r.gap = 0;
       r.distance = 0;
       r.intersect = true;
       r.point_a = pose_a.apply(common);

@@ -43,10 +43,11 @@ struct GjkOptions {
   /// features holding the closest points (gjk/revolution_polish.hpp: same certificate and
   /// tolerances, GJK goes on when it does not certify). Off: GJK alone for those pairs.
   bool revolution_polish = true;
-  /// gjk::distance first looks for a common point of Cylinder and Cone pairs (any combination)
-  /// between their axes (gjk/revolution_overlap.hpp: closed form, no loop); when it finds one
-  /// the pair overlaps and that point is the answer's common point, without GJK. When it finds
-  /// none, GJK as with the option off. Off: GJK decides every pair.
+  /// gjk::distance and gjk::intersect first look for a common point of Cylinder and Cone pairs
+  /// (any combination) between their axes (gjk/revolution_overlap.hpp: closed form, no loop);
+  /// when they find one the pair overlaps (that point is distance()'s common point) without GJK.
+  /// When they find none, GJK decides, and a cold distance() run starts from the direction
+  /// between the axes' closest points. Off: GJK decides every pair from its usual start.
   bool revolution_overlap = true;
 };
 
