@@ -195,8 +195,9 @@ void bind_core(py::module_& m) {
                      "Cylinder/cone pairs GJK settles slowly finished by Newton's method on the closest\n"
                      "features, certified by GJK's gap (off: GJK alone).")
       .def_readwrite("revolution_overlap", &gjk::GjkOptions::revolution_overlap,
-                     "Cylinder/cone pairs: a common point looked for between the axes before GJK (found:\n"
-                     "the overlap is answered without GJK; off: GJK decides every pair).");
+                     "Cylinder/cone pairs: a common point looked for between the axes and, on a cold distance(),\n"
+                     "in GJK's first support pair before the loop (found: the overlap is answered without GJK;\n"
+                     "off: GJK decides every pair).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -33,6 +33,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <random>
 #include <sstream>
@@ -461,7 +462,7 @@ TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
   Rng rng(seed);
   RandomPairs pairs;
   const GjkOptions reference_off{.relative_tolerance = 1e-14, .revolution_overlap = false};
-  int found = 0, left_to_gjk = 0, separated = 0;
+  int found = 0, found_by_support = 0, left_to_gjk = 0, separated = 0;
   for (int i = 0; i < 3000; ++i) {
     Placed a, b;
     pairs.draw(rng, i, a, b);
@@ -481,6 +482,14 @@ TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
       EXPECT_EQ(on.iterations, 0) << where;
       EXPECT_EQ(on.point_a, p) << where;
       EXPECT_EQ(on.point_b, p) << where;
+    } else if (on.intersect && on.iterations == 0) {
+      // Answered by GJK's first support pair (detail::support_pair_common_point): a point of one
+      // surface strictly inside the other solid.
+      ++found_by_support;
+      EXPECT_LE(outside_by(a, on.point_a), tol) << where;
+      EXPECT_LE(outside_by(b, on.point_a), tol) << where;
+      EXPECT_EQ(on.point_b, on.point_a) << where;
+      EXPECT_TRUE(off.intersect || off.distance <= tol) << where << " gjk distance " << off.distance;
     } else {
       (off.intersect ? left_to_gjk : separated) += 1;
     }
@@ -490,10 +499,13 @@ TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
     EXPECT_EQ(run_intersect(a, b), on.intersect) << where;
     EXPECT_EQ(run_intersect(a, b, GjkOptions{.revolution_overlap = false}), off.intersect) << where;
   }
-  // The sample is informative: many common points found, and overlapping pairs left to GJK and
-  // separated pairs in numbers.
+  // The sample is informative: many common points found (between the axes and by the support
+  // pair), and overlapping pairs left to GJK and separated pairs in numbers.
+  std::printf("common points: %d between the axes, %d by the support pair, %d left to GJK, %d separated\n", found,
+              found_by_support, left_to_gjk, separated);
   EXPECT_GT(found, 300);
-  EXPECT_GT(left_to_gjk, 100);
+  EXPECT_GT(found_by_support, 50);
+  EXPECT_GT(left_to_gjk, 50);
   EXPECT_GT(separated, 1500);
 }
 

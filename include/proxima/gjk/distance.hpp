@@ -506,7 +506,17 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     // into callers changed with one more local here, docs/benchmarks.md, session 17).
     Vec3 axes_between = nan_vec3();
     Vec3 common;
-    if (gjk_options->revolution_overlap && revolution_common_point(a, b, b_in_a, common, axes_between)) {
+    bool found = gjk_options->revolution_overlap && revolution_common_point(a, b, b_in_a, common, axes_between);
+    if (!found && gjk_options->revolution_overlap && is_cold(warm) && axes_between.allFinite() &&
+        axes_between.squaredNorm() > 0) {
+      // GJK's first support pair, in the direction the seeded run below takes (the same round
+      // trip through the world frame, so the run is the same bit for bit): it starts from this
+      // simplex, and the pair is often a common point of a shallow overlap.
+      run.simplex.points[0] = md.support(pose_a.rotate_inverse(pose_a.rotate(axes_between)));
+      run.simplex.size = 1;
+      found = support_pair_common_point(a, b, b_in_a, run.simplex.points[0].a, run.simplex.points[0].b, common);
+    }
+    if (found) {
       DistanceResult r = exact_answer();  // gap 0, 0 iterations, converged
       r.detail = Detail::origin_enclosed;
       r.distance = 0;
@@ -634,9 +644,11 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// iterations counts GJK's and Newton's steps) unless options.revolution_polish is false; where
 /// it does not certify, GJK goes on with the iterations left. Before GJK, unless
 /// options.revolution_overlap is false, a common point is looked for between the two axes
-/// (gjk/revolution_overlap.hpp, closed form): when found, the answer is that point (distance 0,
-/// intersect true, gap 0, iterations 0, detail origin_enclosed); when not, a cold GJK run starts
-/// from the direction between the axes' closest points.
+/// (gjk/revolution_overlap.hpp, closed form), and on a cold start in GJK's first support pair
+/// (taken in the direction between the axes' closest points: A's farthest point towards B inside
+/// B, or B's towards A inside A): when found, the answer is that point (distance 0, intersect
+/// true, gap 0, iterations 0, detail origin_enclosed); when not, the cold GJK run starts from
+/// that support pair.
 ///
 /// Computes, in A's local frame, the closest point v of core(A) - core(B) to the origin, then
 /// subtracts the margins of rounded shapes and converts once to the world frame:
