@@ -195,7 +195,7 @@ void bind_core(py::module_& m) {
                      "Cylinder/cone pairs GJK settles slowly finished by Newton's method on the closest\n"
                      "features, certified by GJK's gap (off: GJK alone).")
       .def_readwrite("revolution_overlap", &gjk::GjkOptions::revolution_overlap,
-                     "Cylinder/cone pairs: a common point looked for between the axes and, on a cold distance(),\n"
+                     "Cylinder/cone pairs: a common point looked for between the axes and, on a cold query,\n"
                      "in GJK's first support pair before the loop (found: the overlap is answered without GJK;\n"
                      "off: GJK decides every pair).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")

@@ -9,6 +9,8 @@
 #include <proxima/gjk/intersect.hpp>
 #include <proxima/shapes/box.hpp>
 #include <proxima/shapes/capsule.hpp>
+#include <proxima/shapes/cone.hpp>
+#include <proxima/shapes/cylinder.hpp>
 #include <proxima/shapes/polytope.hpp>
 #include <proxima/shapes/sphere.hpp>
 
@@ -138,6 +140,8 @@ TEST(IntersectLean, SameAnswerWithMarginsAndOtherShapes) {
     const Sphere sphere(size(rng));
     const Capsule capsule(size(rng), size(rng));
     const Polytope poly = polytope(random_points(rng, 20, size(rng)));
+    const Cylinder cylinder(size(rng), size(rng));
+    const Cone cone(size(rng), size(rng));
     const Pose p1 = random_pose(rng, 2.0);
     const Pose p2 = random_pose(rng, 2.0);
     expect_same(box, p1, box, p2, {}, "box-box");
@@ -146,6 +150,10 @@ TEST(IntersectLean, SameAnswerWithMarginsAndOtherShapes) {
     expect_same(capsule, p1, poly, p2, {}, "capsule-polytope");
     expect_same(poly, p1, sphere, p2, {}, "polytope-sphere");
     expect_same(poly, p1, box, p2, {.max_iterations = 2}, "polytope-box capped");
+    // Cold runs started from the support pair between the axes (gjk/revolution_overlap.hpp).
+    expect_same(cylinder, p1, cone, p2, {}, "cylinder-cone");
+    expect_same(cone, p1, cone, p2, {}, "cone-cone");
+    expect_same(cylinder, p1, cylinder, p2, {}, "cylinder-cylinder");
   }
 }
 

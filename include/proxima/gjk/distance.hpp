@@ -292,12 +292,14 @@ struct IntersectRun {
 /// every field of the answer is the same, bit for bit (tests/gjk/intersect_lean_test.cpp).
 template <class Md>
 void run_gjk_intersect_lean(Md& md, const Vec3& direction, double scale, const GjkOptions& options,
-                            IntersectRun& run) {
+                            IntersectRun& run, const Vec3* first_w = nullptr) {
   const double margin = md.margin();
   const double contact_sq = options.absolute_tolerance * scale * scale;
   const double separation = margin + std::sqrt(contact_sq);
   std::array<Vec3, 4> w;  // the simplex's w points, then the candidate in slot `size`
-  w[0] = md.support_w(direction);
+  // `first_w`: the support point in `direction`, when the caller has it (a one-point start
+  // simplex, as run_gjk_in_place's).
+  w[0] = first_w != nullptr ? *first_w : md.support_w(direction);
   // reduce_simplex on one point keeps it: v = w[0] (NaN included).
   double vv = w[0].squaredNorm();
   if (!(vv == vv)) {  // NaN: run_gjk_in_place restarts from one support point

@@ -20,8 +20,10 @@ namespace proxima::gjk {
 ///  - iteration cap without a decision: intersect true (the conservative answer for a collision
 ///    check), status iteration_limit.
 /// Cylinder and Cone pairs (any combination): a common point found between the axes
-/// (gjk/revolution_overlap.hpp) answers overlap first, iterations 0, detail origin_enclosed,
-/// unless options.revolution_overlap is false.
+/// (gjk/revolution_overlap.hpp) or, on a cold start, in GJK's first support pair (taken in the
+/// direction between the axes' closest points, where the cold run then starts, as in distance())
+/// answers overlap first, iterations 0, detail origin_enclosed, unless options.revolution_overlap
+/// is false.
 /// Cost: usually 1-4 support calls for clearly separated or deeply overlapping pairs. No heap
 /// allocation. `warm` as in distance(): a previous simplex makes repeated queries on slowly
 /// moving pairs exit in one or two iterations.
@@ -35,11 +37,23 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();
-  if constexpr (has_revolution_overlap<A, B>) {
-    // Cylinders and cones: a common point between the axes decides an overlap without GJK (as in
-    // distance(), so the two agree).
+  // Cylinders and cones, cold starts: GJK's first support pair, taken in the direction between
+  // the axes' closest points (as distance() does, so the two agree); the run starts from it.
+  constexpr bool kRevolution = has_revolution_overlap<A, B>;
+  SupportPoint start{};
+  Vec3 start_direction;
+  bool has_start = false;
+  if constexpr (kRevolution) {
+    // A common point between the axes, or in that support pair, decides an overlap without GJK.
     Vec3 common, between;
-    if (options.revolution_overlap && revolution_common_point(a, b, b_in_a, common, between)) {
+    bool found = options.revolution_overlap && revolution_common_point(a, b, b_in_a, common, between);
+    if (!found && options.revolution_overlap && is_cold(warm) && between.allFinite() && between.squaredNorm() > 0) {
+      start_direction = pose_a.rotate_inverse(pose_a.rotate(between));
+      start = md.support(start_direction);
+      has_start = true;
+      found = support_pair_common_point(a, b, b_in_a, start.a, start.b, common);
+    }
+    if (found) {
       IntersectResult r;
       r.intersect = true;
       r.iterations = 0;
@@ -51,7 +65,11 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   if constexpr (!Store) {
     if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
       IntersectRun lean;
-      run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
+      if (kRevolution && has_start) {
+        run_gjk_intersect_lean(md, start_direction, scale, options, lean, &start.w);
+      } else {
+        run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
+      }
       IntersectResult r;
       r.iterations = lean.iterations;
       r.status = lean.status;
@@ -62,6 +80,10 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
     }
   }
   GjkRun run;
+  if (kRevolution && has_start) {  // kept by run_warm_gjk: the start is made on cold starts only
+    run.simplex.points[0] = start;
+    run.simplex.size = 1;
+  }
   run_warm_gjk<GjkMode::intersect, Store>(md, pose_a, scale, options, warm, run);
 
   IntersectResult r;

@@ -46,10 +46,10 @@ struct GjkOptions {
   /// gjk::distance and gjk::intersect first look for a common point of Cylinder and Cone pairs
   /// (any combination) between their axes (gjk/revolution_overlap.hpp: closed form, no loop);
   /// when they find one the pair overlaps (that point is distance()'s common point) without GJK.
-  /// A cold distance() also tests its first GJK support pair, taken in the direction between the
-  /// axes' closest points (a point of one surface strictly inside the other solid is a common
-  /// point). When they find none, GJK decides, and a cold distance() run starts from that
-  /// direction. Off: GJK decides every pair from its usual start.
+  /// A cold query also tests its first GJK support pair, taken in the direction between the axes'
+  /// closest points (a point of one surface strictly inside the other solid is a common point).
+  /// When they find none, GJK decides, and a cold run starts from that support pair. Off: GJK
+  /// decides every pair from its usual start.
   bool revolution_overlap = true;
 };
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // A common point of two overlapping cylinders / cones (any combination) found in closed form,
 // before GJK: gjk::distance and gjk::intersect answer an overlapping pair with it and skip GJK
-// (option GjkOptions::revolution_overlap); on a pair where it finds none, gjk::distance starts a
-// cold GJK run from the direction between the axes' closest points instead of the centres', and
-// tests that run's first support pair before the loop (support_pair_common_point, below).
+// (option GjkOptions::revolution_overlap); on a pair where it finds none, both start a cold GJK
+// run from the direction between the axes' closest points instead of the centres', and test that
+// run's first support pair before the loop (support_pair_common_point, below).
 //
 // Why: GJK proves an overlap only by enclosing the origin in a tetrahedron of support points,
 // 3-8 iterations of about 60 ns each on these curved shapes, while the common point of two
 // overlapping solids of revolution often lies between their axes: on the benchmark's
 // cylinder-cone row it answers 98 of the 125 overlapping pairs (the others overlap shallowly, off
-// both segments; docs/benchmarks.md, session 17).
+// both segments; docs/benchmarks.md, session 17), and the support pair 15 more (session 18).
 //
 // The test (A's frame), on two segments from a point pa of A's axis segment to a point pb of B's:
 // first the closest points of the two axis segments (gjk/closed_form.hpp,
