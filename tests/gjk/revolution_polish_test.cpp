@@ -542,6 +542,38 @@ TEST(RevolutionOverlap, RayExitsAreTheBoundary) {
   EXPECT_EQ(finite, 4000);
 }
 
+TEST(RevolutionOverlap, StrictlyInsideAgreesWithTheOracle) {
+  // detail::strictly_inside (the support pair's membership test) against the oracle's outside_by
+  // on random points around random cylinders and cones: inside by more than the rounding
+  // allowance must be accepted, outside (or on the surface) must be refused.
+  const std::uint64_t seed = 2026112818;
+  Rng rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int inside = 0, outside = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Placed s;
+    s.cone = i % 2 == 1;
+    s.radius = std::pow(10.0, 4 * unit(rng) - 2);
+    s.half_height = std::pow(10.0, 4 * unit(rng) - 2);
+    const double reach = 1.3 * std::max(s.radius, s.half_height);
+    const Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), 1.3 * s.half_height * (2 * unit(rng) - 1));
+    const bool in = s.cone ? detail::strictly_inside(Cone(s.radius, s.half_height), p)
+                           : detail::strictly_inside(Cylinder(s.radius, s.half_height), p);
+    const double out = outside_by(s, p);
+    const double tol = 1e-14 * (s.radius + s.half_height);
+    const std::string where = "seed " + std::to_string(seed) + " point " + std::to_string(i);
+    if (out < -tol) {
+      EXPECT_TRUE(in) << where << " outside_by " << out;
+    }
+    if (out >= 0) {
+      EXPECT_FALSE(in) << where << " outside_by " << out;
+    }
+    (in ? inside : outside) += 1;
+  }
+  EXPECT_GT(inside, 2000);
+  EXPECT_GT(outside, 3000);
+}
+
 TEST(RevolutionOverlap, PlacementsWithAKnownAnswer) {
   Placed cyl, cone;
   cone.cone = true;

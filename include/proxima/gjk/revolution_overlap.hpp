@@ -131,9 +131,12 @@ inline bool strictly_inside(const Cylinder& c, const Vec3& p) {
   return std::abs(p.z()) < c.half_height() && p.x() * p.x() + p.y() * p.y() < c.radius() * c.radius();
 }
 inline bool strictly_inside(const Cone& c, const Vec3& p) {
+  // Below the apex and above the base, and nearer the axis than the side's radius at height z,
+  // R (h - z) / (2 h), squared and multiplied out (no division).
   const double h = c.half_height();
-  const double rho = c.radius() * (h - p.z()) / (2 * h);  // the side's radius at height z
-  return p.z() > -h && rho > 0 && p.x() * p.x() + p.y() * p.y() < rho * rho;
+  const double above = h - p.z();
+  const double r = c.radius() * above;
+  return p.z() > -h && above > 0 && (p.x() * p.x() + p.y() * p.y()) * (4 * h * h) < r * r;
 }
 
 /// GJK's first support pair, tested before the loop: `sa` is A's farthest point towards B and
@@ -149,7 +152,10 @@ bool support_pair_common_point(const A& a, const B& b, const Pose& b_in_a, const
     common = sb;
     return true;
   }
-  if (strictly_inside(b, b_in_a.apply_inverse(sa))) {
+  // sa in B's frame, R^T (sa - t) written per column (Eigen's expression is not inlined here).
+  const Vec3 q = sa - b_in_a.translation();
+  const Mat3& r = b_in_a.rotation();
+  if (strictly_inside(b, Vec3(r.col(0).dot(q), r.col(1).dot(q), r.col(2).dot(q)))) {
     common = sa;
     return true;
   }
