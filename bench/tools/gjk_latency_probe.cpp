@@ -16,6 +16,7 @@
 //     bench/inputs.cpp bench/reference/minkowski.cpp build/libproxima_shapes.a build/libproxima_core.a
 //     -lqhull_r -o /tmp/gjk_latency_probe && taskset -c 1 /tmp/gjk_latency_probe 32 [repeat=5]
 #include "inputs.hpp"
+#include "tools/tool_support.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
 #include <proxima/gjk/intersect.hpp>
@@ -32,17 +33,10 @@
 #include <vector>
 using namespace proxima;
 using namespace proxima::bench;
+using tools::now_ns;
+using tools::to_pose;
 
 namespace {
-
-Pose to_pose(const Placement& p) {
-  const auto& q = p.quaternion;
-  return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
-}
-
-double now_ns() {
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 double median(std::vector<double> v) {
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());

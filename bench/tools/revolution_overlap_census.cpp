@@ -15,6 +15,7 @@
 // (Against an older include/, e.g. session 17's 9da7abf, add -DCENSUS_WITHOUT_SUPPORT_PAIR: the
 // census then counts the axes' segments alone.)
 #include "inputs.hpp"
+#include "tools/tool_support.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/revolution_overlap.hpp>
 #include <algorithm>
@@ -25,14 +26,9 @@
 #include <vector>
 using namespace proxima;
 using namespace proxima::bench;
+using tools::now_ns;
+using tools::to_pose;
 namespace {
-Pose to_pose(const Placement& p) {
-  const auto& q = p.quaternion;
-  return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
-}
-double now_ns() {
-  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 struct Pair {
   Cylinder a;
   Cone b;
