@@ -35,13 +35,6 @@ Vec3 Screw::velocity(const Vec3& x, double s) const {
   return angle * axis.cross(w) + glide * axis;
 }
 
-double Screw::axis_distance(const Vec3& x) const {
-  if (angle == 0) return 0;
-  return axis.cross(x - axis_point).norm();
-}
-
-double Screw::speed(double r) const { return std::hypot(angle * r, glide); }
-
 Screw Screw::inverse() const { return {axis_point, axis, -angle, -glide}; }
 
 Pose Screw::pose(double s) const {

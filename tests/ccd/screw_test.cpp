@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numbers>
 #include <random>
 
@@ -93,6 +95,45 @@ TEST(Screw, KnownScrewAboutOffsetAxis) {
   // Halfway: rotated by 45 degrees, risen by 1.
   const Vec3 x(2, 0, 0);
   EXPECT_LT((s.apply(x, 0.5) - Vec3(1 + std::sqrt(0.5), std::sqrt(0.5), 1)).norm(), 1e-15);
+}
+
+TEST(Screw, SpeedAgreesWithHypotAtEveryMagnitude) {
+  // speed() takes the square root of the sum where no square over- or underflows and
+  // std::hypot outside that range: both within an ulp or two of hypot, finite where hypot is.
+  const std::uint64_t seed = 20261128;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> exponent(-600, 600), unit(-1, 1);
+  int fast = 0, fallback = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Screw s;
+    s.axis = Vec3::UnitZ();
+    s.angle = 3 * unit(rng);
+    s.glide = unit(rng) * std::pow(2.0, exponent(rng));
+    const double r = std::abs(unit(rng)) * std::pow(2.0, exponent(rng));
+    const double expected = std::hypot(s.angle * r, s.glide);
+    const double got = s.speed(r);
+    ASSERT_TRUE(std::isfinite(got) == std::isfinite(expected)) << "seed " << seed << " case " << i;
+    if (!std::isfinite(expected)) continue;
+    EXPECT_LE(std::abs(got - expected), 4 * std::numeric_limits<double>::epsilon() * expected)
+        << "seed " << seed << " case " << i << " r " << r << " glide " << s.glide;
+    const double a = s.angle * r;
+    const double s2 = a * a + s.glide * s.glide;
+    (s2 >= 0x1p-900 && s2 <= 0x1p900 ? fast : fallback) += 1;
+  }
+  // Both branches exercised.
+  EXPECT_GT(fast, 1000);
+  EXPECT_GT(fallback, 1000);
+  // Exact cases: a pure glide, a pure rotation, and zero.
+  Screw s;
+  s.axis = Vec3::UnitZ();
+  s.angle = 0.5;
+  s.glide = 0;
+  EXPECT_EQ(s.speed(4.0), 2.0);
+  s.angle = 0;
+  s.glide = -3;
+  EXPECT_EQ(s.speed(7.0), 3.0);
+  s.glide = 0;
+  EXPECT_EQ(s.speed(0.0), 0.0);
 }
 
 TEST(Screw, RefusesRotationsAtPi) {
