@@ -508,15 +508,14 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     // into callers changed with one more local here, docs/benchmarks.md, session 17).
     Vec3 axes_between = nan_vec3();
     Vec3 common;
-    bool found = gjk_options->revolution_overlap && revolution_common_point(a, b, b_in_a, common, axes_between);
-    if (!found && gjk_options->revolution_overlap && is_cold(warm) && axes_between.allFinite() &&
-        axes_between.squaredNorm() > 0) {
-      // GJK's first support pair, in the direction the seeded run below takes (the same round
-      // trip through the world frame, so the run is the same bit for bit): it starts from this
-      // simplex, and the pair is often a common point of a shallow overlap.
-      run.simplex.points[0] = md.support(pose_a.rotate_inverse(pose_a.rotate(axes_between)));
+    RevolutionStart start;
+    const bool found = gjk_options->revolution_overlap &&
+                       revolution_overlap_search(md, pose_a, is_cold(warm), common, axes_between, start);
+    if (start.made) {
+      // GJK's first support pair, in the direction the seeded run below takes: the run starts
+      // from it (run_warm_gjk keeps the simplex on a cold start), the same run bit for bit.
+      run.simplex.points[0] = start.point;
       run.simplex.size = 1;
-      found = support_pair_common_point(a, b, b_in_a, run.simplex.points[0].a, run.simplex.points[0].b, common);
     }
     if (found) {
       DistanceResult r = exact_answer();  // gap 0, 0 iterations, converged

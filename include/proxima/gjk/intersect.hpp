@@ -37,23 +37,14 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();
-  // Cylinders and cones, cold starts: GJK's first support pair, taken in the direction between
-  // the axes' closest points (as distance() does, so the two agree); the run starts from it.
+  // Cylinders and cones: a common point between the axes, or in a cold run's first support pair,
+  // decides an overlap without GJK; the cold run starts from that pair (as in distance(), so the
+  // two agree).
   constexpr bool kRevolution = has_revolution_overlap<A, B>;
-  SupportPoint start{};
-  Vec3 start_direction;
-  bool has_start = false;
+  RevolutionStart start;
   if constexpr (kRevolution) {
-    // A common point between the axes, or in that support pair, decides an overlap without GJK.
     Vec3 common, between;
-    bool found = options.revolution_overlap && revolution_common_point(a, b, b_in_a, common, between);
-    if (!found && options.revolution_overlap && is_cold(warm) && between.allFinite() && between.squaredNorm() > 0) {
-      start_direction = pose_a.rotate_inverse(pose_a.rotate(between));
-      start = md.support(start_direction);
-      has_start = true;
-      found = support_pair_common_point(a, b, b_in_a, start.a, start.b, common);
-    }
-    if (found) {
+    if (options.revolution_overlap && revolution_overlap_search(md, pose_a, is_cold(warm), common, between, start)) {
       IntersectResult r;
       r.intersect = true;
       r.iterations = 0;
@@ -65,8 +56,8 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   if constexpr (!Store) {
     if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
       IntersectRun lean;
-      if (kRevolution && has_start) {
-        run_gjk_intersect_lean(md, start_direction, scale, options, lean, &start.w);
+      if (kRevolution && start.made) {
+        run_gjk_intersect_lean(md, start.direction, scale, options, lean, &start.point.w);
       } else {
         run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
       }
@@ -80,8 +71,8 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
     }
   }
   GjkRun run;
-  if (kRevolution && has_start) {  // kept by run_warm_gjk: the start is made on cold starts only
-    run.simplex.points[0] = start;
+  if (kRevolution && start.made) {  // kept by run_warm_gjk: the start is made on cold starts only
+    run.simplex.points[0] = start.point;
     run.simplex.size = 1;
   }
   run_warm_gjk<GjkMode::intersect, Store>(md, pose_a, scale, options, warm, run);

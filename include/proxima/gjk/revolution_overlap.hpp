@@ -32,6 +32,7 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/types.hpp>
 #include <proxima/gjk/closed_form.hpp>
+#include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/shapes/cone.hpp>
 #include <proxima/shapes/cylinder.hpp>
@@ -160,6 +161,33 @@ bool support_pair_common_point(const A& a, const B& b, const Pose& b_in_a, const
     return true;
   }
   return false;
+}
+
+/// GJK's first support point of a cold run on a cylinder / cone pair (A's frame), made by
+/// revolution_overlap_search, and the direction it was taken in.
+struct RevolutionStart {
+  SupportPoint point{};
+  Vec3 direction = nan_vec3();
+  bool made = false;
+};
+
+/// The overlap search of distance() and intersect() on cylinder / cone pairs (md: the pair in A's
+/// frame): the axes' segments (revolution_common_point, which sets `between`), then, on a cold
+/// start (`cold`), GJK's first support pair (support_pair_common_point), made in the direction
+/// between the axes' closest points through pose_a's rotation and back (as run_seeded_gjk turns
+/// its seed, so a run started from it is the run seeded with `between`, bit for bit) and returned
+/// in `start` for the caller's run to start from. True with `common` (A's frame) when a common
+/// point is found; false when none is (the pair may still overlap: GJK decides).
+template <class A, class B>
+  requires has_revolution_overlap<A, B>
+bool revolution_overlap_search(MinkowskiDifference<A, B>& md, const Pose& pose_a, bool cold, Vec3& common,
+                               Vec3& between, RevolutionStart& start) {
+  if (revolution_common_point(md.shape_a(), md.shape_b(), md.b_in_a(), common, between)) return true;
+  if (!cold || !between.allFinite() || !(between.squaredNorm() > 0)) return false;
+  start.direction = pose_a.rotate_inverse(pose_a.rotate(between));
+  start.point = md.support(start.direction);
+  start.made = true;
+  return support_pair_common_point(md.shape_a(), md.shape_b(), md.b_in_a(), start.point.a, start.point.b, common);
 }
 
 }  // namespace detail
