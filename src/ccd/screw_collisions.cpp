@@ -8,6 +8,7 @@
 #include "ccd/collision_list.hpp"
 #include "ccd/exact_runs.hpp"
 #include "ccd/glide_raster.hpp"
+#include "ccd/half_turn.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
@@ -492,11 +493,29 @@ thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
+// Its four vectors, and the slab loop's turn (detail::turn_at), share one sincos of s theta / 2:
+// Screw::apply and Screw::rotate each made their own of the same angle (five libm calls per slab
+// instead of one; the same operations on the same numbers, so the same bits).
 struct Placement {
   Mat3 rotation;
   Vec3 translation;
-  Placement(const Screw& screw, double s) : translation(screw.apply(Vec3::Zero(), s)) {
-    for (int k = 0; k < 3; ++k) rotation.col(k) = screw.rotate(Vec3::Unit(k), s);
+  std::pair<double, double> turn;  // detail::turn_at(s, screw.angle)
+  Placement(const Screw& screw, double s) {
+    const detail::HalfTurn h = detail::half_turn(s * screw.angle);
+    turn = detail::turn_of(h);
+    // Screw::apply(Vec3::Zero(), s) and Screw::rotate(Vec3::Unit(k), s), written out with h.
+    const Vec3 zero = Vec3::Zero();
+    if (screw.angle == 0) {
+      translation = zero + s * screw.glide * screw.axis;
+      rotation = Mat3::Identity();
+      return;
+    }
+    translation = zero + detail::rotation_minus_identity(screw.axis, h, zero - screw.axis_point) +
+                  s * screw.glide * screw.axis;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 d = Vec3::Unit(k);
+      rotation.col(k) = d + detail::rotation_minus_identity(screw.axis, h, d);
+    }
   }
   // Column by column, in the order Eigen's product sums them ((c0 x0 + c1 x1) + c2 x2: the same
   // numbers), written out and inlined (the compiler kept Eigen's product, and then this, out of
@@ -1088,7 +1107,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
     const Placement mid_pose(screw, mid);
-    const std::pair<double, double> mid_turn = detail::turn_at(mid, screw.angle);
+    const std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
