@@ -829,12 +829,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   const double facing_tol = options.feature_tolerance * (speed_a + max_speed);
   // The velocity at s = 0 of each vertex (theta v x (x - u) + g v, without the trigonometry of
   // velocity()), once per vertex instead of once per face and vertex: the same vector, so the same
-  // dot products.
+  // dot products. Written out coordinate by coordinate (Eigen's cross3 and the same products and
+  // sums, so the same bits): Eigen's expression stored the cross product's first two coordinates
+  // to the stack one by one and multiplied them as one loaded pair, a failed store forwarding per
+  // vertex of both bodies.
   std::vector<Vec3> velocity = std::move(work.velocity);
   auto velocities = [&](const Body& body) {
     velocity.resize(body.v.size());
+    const Vec3& v = screw.axis;
     for (std::size_t i = 0; i < body.v.size(); ++i) {
-      velocity[i] = screw.angle * screw.axis.cross(body.v[i] - screw.axis_point) + screw.glide * screw.axis;
+      const Vec3 w = body.v[i] - screw.axis_point;
+      const double c0 = v[1] * w[2] - v[2] * w[1], c1 = v[2] * w[0] - v[0] * w[2], c2 = v[0] * w[1] - v[1] * w[0];
+      velocity[i] = Vec3(screw.angle * c0 + screw.glide * v[0], screw.angle * c1 + screw.glide * v[1],
+                         screw.angle * c2 + screw.glide * v[2]);
     }
   };
   auto facing_range = [&](const Body& body, int f, double& lo, double& hi) {
