@@ -7,6 +7,8 @@
 #include <proxima/core/types.hpp>
 #include <proxima/mesh/mesh.hpp>
 
+#include "ccd/half_turn.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -164,8 +166,7 @@ inline Vec3 turned(const TurnFrame& f, std::pair<double, double> turned) {
 /// {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
 /// computes them (callers that test many pairs at one time s compute it once).
 inline std::pair<double, double> turn_at(double s, double theta) {
-  const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
-  return {2 * sh * ch, 2 * sh * sh};
+  return turn_of(half_turn(s * theta));
 }
 
 /// The same at time s, with turn_at(s, theta) (so both overloads give the same answer at s).

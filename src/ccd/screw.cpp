@@ -3,30 +3,21 @@
 
 #include <proxima/core/error.hpp>
 
+#include "ccd/half_turn.hpp"
+
 #include <cmath>
 #include <numbers>
 
 namespace proxima::ccd {
-namespace {
-
-// (R(phi) - I) w with R the rotation about unit v: sin(phi) v x w + (1 - cos(phi)) v x (v x w), with
-// 1 - cos written as 2 sin^2(phi/2) so small angles keep their digits.
-Vec3 rotation_minus_identity(const Vec3& v, double phi, const Vec3& w) {
-  const Vec3 vw = v.cross(w);
-  const double sh = std::sin(phi / 2), ch = std::cos(phi / 2);  // one sincos
-  return (2 * sh * ch) * vw + (2 * sh * sh) * v.cross(vw);
-}
-
-}  // namespace
 
 Vec3 Screw::apply(const Vec3& x, double s) const {
   if (angle == 0) return x + s * glide * axis;
-  return x + rotation_minus_identity(axis, s * angle, x - axis_point) + s * glide * axis;
+  return x + detail::rotation_minus_identity(axis, detail::half_turn(s * angle), x - axis_point) + s * glide * axis;
 }
 
 Vec3 Screw::rotate(const Vec3& d, double s) const {
   if (angle == 0) return d;
-  return d + rotation_minus_identity(axis, s * angle, d);
+  return d + detail::rotation_minus_identity(axis, detail::half_turn(s * angle), d);
 }
 
 Vec3 Screw::velocity(const Vec3& x, double s) const {

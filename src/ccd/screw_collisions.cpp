@@ -8,6 +8,7 @@
 #include "ccd/collision_list.hpp"
 #include "ccd/exact_runs.hpp"
 #include "ccd/glide_raster.hpp"
+#include "ccd/half_turn.hpp"
 #include "ccd/plane_distance.hpp"
 #include "ccd/polygon_tests.hpp"
 #include "ccd/properness.hpp"
@@ -492,11 +493,29 @@ thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
+// Its four vectors, and the slab loop's turn (detail::turn_at), share one sincos of s theta / 2:
+// Screw::apply and Screw::rotate each made their own of the same angle (five libm calls per slab
+// instead of one; the same operations on the same numbers, so the same bits).
 struct Placement {
   Mat3 rotation;
   Vec3 translation;
-  Placement(const Screw& screw, double s) : translation(screw.apply(Vec3::Zero(), s)) {
-    for (int k = 0; k < 3; ++k) rotation.col(k) = screw.rotate(Vec3::Unit(k), s);
+  std::pair<double, double> turn;  // detail::turn_at(s, screw.angle)
+  Placement(const Screw& screw, double s) {
+    const detail::HalfTurn h = detail::half_turn(s * screw.angle);
+    turn = detail::turn_of(h);
+    // Screw::apply(Vec3::Zero(), s) and Screw::rotate(Vec3::Unit(k), s), written out with h.
+    const Vec3 zero = Vec3::Zero();
+    if (screw.angle == 0) {
+      translation = zero + s * screw.glide * screw.axis;
+      rotation = Mat3::Identity();
+      return;
+    }
+    translation = zero + detail::rotation_minus_identity(screw.axis, h, zero - screw.axis_point) +
+                  s * screw.glide * screw.axis;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 d = Vec3::Unit(k);
+      rotation.col(k) = d + detail::rotation_minus_identity(screw.axis, h, d);
+    }
   }
   // Column by column, in the order Eigen's product sums them ((c0 x0 + c1 x1) + c2 x2: the same
   // numbers), written out and inlined (the compiler kept Eigen's product, and then this, out of
@@ -810,12 +829,19 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   const double facing_tol = options.feature_tolerance * (speed_a + max_speed);
   // The velocity at s = 0 of each vertex (theta v x (x - u) + g v, without the trigonometry of
   // velocity()), once per vertex instead of once per face and vertex: the same vector, so the same
-  // dot products.
+  // dot products. Written out coordinate by coordinate (Eigen's cross3 and the same products and
+  // sums, so the same bits): Eigen's expression stored the cross product's first two coordinates
+  // to the stack one by one and multiplied them as one loaded pair, a failed store forwarding per
+  // vertex of both bodies.
   std::vector<Vec3> velocity = std::move(work.velocity);
   auto velocities = [&](const Body& body) {
     velocity.resize(body.v.size());
+    const Vec3& v = screw.axis;
     for (std::size_t i = 0; i < body.v.size(); ++i) {
-      velocity[i] = screw.angle * screw.axis.cross(body.v[i] - screw.axis_point) + screw.glide * screw.axis;
+      const Vec3 w = body.v[i] - screw.axis_point;
+      const double c0 = v[1] * w[2] - v[2] * w[1], c1 = v[2] * w[0] - v[0] * w[2], c2 = v[0] * w[1] - v[1] * w[0];
+      velocity[i] = Vec3(screw.angle * c0 + screw.glide * v[0], screw.angle * c1 + screw.glide * v[1],
+                         screw.angle * c2 + screw.glide * v[2]);
     }
   };
   auto facing_range = [&](const Body& body, int f, double& lo, double& hi) {
@@ -1088,7 +1114,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
     const Placement mid_pose(screw, mid);
-    const std::pair<double, double> mid_turn = detail::turn_at(mid, screw.angle);
+    const std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Private: the one sincos of a screw's turn by phi (of phi / 2) and what is built from it, shared by
+// Screw::apply / Screw::rotate, the properness turns and the exact mode's slab placement, so that
+// a caller that turns many vectors by one angle pays for the sincos once and gets the same bits.
+#pragma once
+
+#include <proxima/core/types.hpp>
+
+#include <cmath>
+#include <utility>
+
+namespace proxima::ccd::detail {
+
+/// sin(phi / 2) and cos(phi / 2) (one sincos).
+struct HalfTurn {
+  double sh, ch;
+};
+inline HalfTurn half_turn(double phi) { return {std::sin(phi / 2), std::cos(phi / 2)}; }
+
+/// (R(phi) - I) w with R the rotation about unit v: sin(phi) v x w + (1 - cos(phi)) v x (v x w), with
+/// 1 - cos written as 2 sin^2(phi/2) so small angles keep their digits.
+inline Vec3 rotation_minus_identity(const Vec3& v, const HalfTurn& h, const Vec3& w) {
+  const Vec3 vw = v.cross(w);
+  return (2 * h.sh * h.ch) * vw + (2 * h.sh * h.sh) * v.cross(vw);
+}
+
+/// {sin(phi), 1 - cos(phi)} from the half angle's sincos.
+inline std::pair<double, double> turn_of(const HalfTurn& h) { return {2 * h.sh * h.ch, 2 * h.sh * h.sh}; }
+
+}  // namespace proxima::ccd::detail
