@@ -614,7 +614,7 @@ class Resolver {
     if (!(lo < hi)) return;
     // Most candidates of bodies that pass through each other can only give improper crossings:
     // that test (no sincos of the triple product) comes first.
-    if (improper_near(cand.edge_a, cand.edge_b, half_turn((lo + hi) / 2), (hi - lo) / 2 + limits_.time_tolerance)) {
+    if (improper_near(cand.edge_a, cand.edge_b, turn_at((lo + hi) / 2, screw_.angle), (hi - lo) / 2 + limits_.time_tolerance)) {
       return;
     }
     const EdgeTripleProduct triple(screw_, pa, da, qb, db);
@@ -723,12 +723,6 @@ class Resolver {
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at
   // s = 0) at any time within `width` of s cannot pass the properness threshold, for either
   // orientation of the normal (properness.hpp, edge_improper_near).
-  // {sin(s theta), 1 - cos(s theta)} from one sincos of the half angle, as EdgeTripleProduct::turn
-  // and edge_improper_near compute them.
-  std::pair<double, double> half_turn(double s) const {
-    const double sh = std::sin(s * screw_.angle / 2), ch = std::cos(s * screw_.angle / 2);
-    return {2 * sh * ch, 2 * sh * sh};
-  }
 
   // detail::edge_improper_near (properness.hpp) for edges ea and eb at the time whose
   // {sin(s theta), 1 - cos(s theta)} is `turned`, on the per-query TurnBasis: the same operations

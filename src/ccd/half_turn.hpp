@@ -4,6 +4,7 @@
 // a caller that turns many vectors by one angle pays for the sincos once and gets the same bits.
 #pragma once
 
+#include <proxima/ccd/screw.hpp>
 #include <proxima/core/types.hpp>
 
 #include <cmath>
@@ -22,6 +23,16 @@ inline HalfTurn half_turn(double phi) { return {std::sin(phi / 2), std::cos(phi 
 inline Vec3 rotation_minus_identity(const Vec3& v, const HalfTurn& h, const Vec3& w) {
   const Vec3 vw = v.cross(w);
   return (2 * h.sh * h.ch) * vw + (2 * h.sh * h.sh) * v.cross(vw);
+}
+
+/// Screw::apply(x, s) of a turning screw (angle != 0), given h = half_turn(s * screw.angle).
+inline Vec3 turned_apply(const Screw& screw, const HalfTurn& h, const Vec3& x, double s) {
+  return x + rotation_minus_identity(screw.axis, h, x - screw.axis_point) + s * screw.glide * screw.axis;
+}
+
+/// Screw::rotate(d, s) of a turning screw (angle != 0), given h = half_turn(s * screw.angle).
+inline Vec3 turned_rotate(const Screw& screw, const HalfTurn& h, const Vec3& d) {
+  return d + rotation_minus_identity(screw.axis, h, d);
 }
 
 /// {sin(phi), 1 - cos(phi)} from the half angle's sincos.

@@ -5,6 +5,8 @@
 
 #include <proxima/ccd/screw.hpp>
 
+#include "ccd/half_turn.hpp"
+
 #include <cmath>
 
 namespace proxima::ccd::detail {
@@ -26,8 +28,8 @@ struct PlaneDistance {
     c3 = screw.glide * n.dot(screw.axis);
   }
   double value(double s) const {
-    const double sh = std::sin(s * alpha / 2), ch = std::cos(s * alpha / 2);
-    return c0 + (2 * sh * ch) * c1 + (2 * sh * sh) * c2 + s * c3;
+    const auto [sine, versine] = turn_of(half_turn(s * alpha));
+    return c0 + sine * c1 + versine * c2 + s * c3;
   }
   double slope(double s) const { return alpha * (c1 * std::cos(s * alpha) + c2 * std::sin(s * alpha)) + c3; }
   double slope_bound() const { return std::abs(alpha) * std::hypot(c1, c2) + std::abs(c3); }

@@ -12,12 +12,12 @@ namespace proxima::ccd {
 
 Vec3 Screw::apply(const Vec3& x, double s) const {
   if (angle == 0) return x + s * glide * axis;
-  return x + detail::rotation_minus_identity(axis, detail::half_turn(s * angle), x - axis_point) + s * glide * axis;
+  return detail::turned_apply(*this, detail::half_turn(s * angle), x, s);
 }
 
 Vec3 Screw::rotate(const Vec3& d, double s) const {
   if (angle == 0) return d;
-  return d + detail::rotation_minus_identity(axis, detail::half_turn(s * angle), d);
+  return detail::turned_rotate(*this, detail::half_turn(s * angle), d);
 }
 
 Vec3 Screw::velocity(const Vec3& x, double s) const {

@@ -503,19 +503,14 @@ struct Placement {
   Placement(const Screw& screw, double s) {
     const detail::HalfTurn h = detail::half_turn(s * screw.angle);
     turn = detail::turn_of(h);
-    // Screw::apply(Vec3::Zero(), s) and Screw::rotate(Vec3::Unit(k), s), written out with h.
-    const Vec3 zero = Vec3::Zero();
+    // Screw::apply(Vec3::Zero(), s) and Screw::rotate(Vec3::Unit(k), s), with h.
     if (screw.angle == 0) {
-      translation = zero + s * screw.glide * screw.axis;
+      translation = screw.apply(Vec3::Zero(), s);
       rotation = Mat3::Identity();
       return;
     }
-    translation = zero + detail::rotation_minus_identity(screw.axis, h, zero - screw.axis_point) +
-                  s * screw.glide * screw.axis;
-    for (int k = 0; k < 3; ++k) {
-      const Vec3 d = Vec3::Unit(k);
-      rotation.col(k) = d + detail::rotation_minus_identity(screw.axis, h, d);
-    }
+    translation = detail::turned_apply(screw, h, Vec3::Zero(), s);
+    for (int k = 0; k < 3; ++k) rotation.col(k) = detail::turned_rotate(screw, h, Vec3::Unit(k));
   }
   // Column by column, in the order Eigen's product sums them ((c0 x0 + c1 x1) + c2 x2: the same
   // numbers), written out and inlined (the compiler kept Eigen's product, and then this, out of

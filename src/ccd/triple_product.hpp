@@ -6,6 +6,8 @@
 
 #include <proxima/ccd/screw.hpp>
 
+#include "ccd/half_turn.hpp"
+
 #include <array>
 #include <cmath>
 #include <limits>
@@ -97,9 +99,8 @@ struct EdgeTripleProduct {
   // the last one is kept: the same numbers, one sincos.
   std::pair<double, double> turn(double s) const {
     if (s != cached_s_) {
-      const double sh = std::sin(s * theta / 2), ch = std::cos(s * theta / 2);
       cached_s_ = s;
-      cached_ = {2 * sh * ch, 2 * sh * sh};
+      cached_ = turn_of(half_turn(s * theta));
     }
     return cached_;
   }

@@ -504,6 +504,9 @@ TEST(RevolutionOverlap, CommonPointsLieInBothShapesAndGjkAgrees) {
   std::printf("common points: %d between the axes, %d by the support pair, %d left to GJK, %d separated\n", found,
               found_by_support, left_to_gjk, separated);
   EXPECT_GT(found, 300);
+  // The overlapping pairs the axes miss (more than 100, as before the support pair), now split
+  // between the support pair and GJK, both in numbers.
+  EXPECT_GT(found_by_support + left_to_gjk, 100);
   EXPECT_GT(found_by_support, 50);
   EXPECT_GT(left_to_gjk, 50);
   EXPECT_GT(separated, 1500);
@@ -572,6 +575,17 @@ TEST(RevolutionOverlap, StrictlyInsideAgreesWithTheOracle) {
   }
   EXPECT_GT(inside, 2000);
   EXPECT_GT(outside, 3000);
+  // Points on the surface are refused (touching is GJK's to decide): a cylinder's cap and side, a
+  // cone's apex, base and side.
+  const Cylinder cylinder(2, 1);
+  EXPECT_FALSE(detail::strictly_inside(cylinder, Vec3(0.5, 0, 1)));
+  EXPECT_FALSE(detail::strictly_inside(cylinder, Vec3(0, -2, 0.3)));
+  EXPECT_TRUE(detail::strictly_inside(cylinder, Vec3(0, -1.999, 0.999)));
+  const Cone cone(2, 1);  // base radius 2 at z = -1, apex at z = 1
+  EXPECT_FALSE(detail::strictly_inside(cone, Vec3(0, 0, 1)));
+  EXPECT_FALSE(detail::strictly_inside(cone, Vec3(0.5, 0, -1)));
+  EXPECT_FALSE(detail::strictly_inside(cone, Vec3(1, 0, 0)));  // side radius at z = 0 is 1
+  EXPECT_TRUE(detail::strictly_inside(cone, Vec3(0.999, 0, 0)));
 }
 
 TEST(RevolutionOverlap, PlacementsWithAKnownAnswer) {
