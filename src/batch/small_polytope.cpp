@@ -135,6 +135,12 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
   // gjk::detail::first_direction without a warm direction
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
+  if (options.polytope_overlap) {  // gjk::intersect's first support pair (cold start)
+    const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
+    if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
+      return first_support_overlap_result();
+    }
+  }
   SmallDifference<Path> md(a, b, b_in_a);
   const gjk::detail::GjkRun run =
       gjk::detail::run_gjk(md, gjk::Simplex{}, direction, scale, options, gjk::detail::GjkMode::intersect);
@@ -212,6 +218,12 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
   if (!gjk::detail::scale_in_range(scale)) return gjk::detail::out_of_range_result<IntersectResult>();
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
+  if (options.polytope_overlap) {  // gjk::intersect's first support pair (cold start)
+    const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
+    if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
+      return first_support_overlap_result();
+    }
+  }
   // MinkowskiDifference::support, w only.
   const auto support = [&](const Vec3& d) { return Support::w(a, b, b_in_a, d); };
   const double margin = 0.0;  // MinkowskiDifference::margin() of two polytopes
@@ -338,7 +350,27 @@ bool load_small_polytope(const AnyConvex& shape, SmallPolytope& out) {
     out.z[i] = q.z();
   }
   out.sphere = p->bounding_sphere();
+  out.polytope = p;
   return true;
+}
+
+bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const Mat3& r, const Vec3& t, const Vec3& d,
+                           const Vec3& sa, const Vec3& sb) {
+  // gjk::detail::first_support_common_point on the same values: w = sa - sb as the support
+  // computes it, then Pose::apply_inverse's expression for sa in B's frame.
+  const Vec3 w = sa - sb;
+  if (!(d.dot(w) > 0)) return false;
+  if (a.polytope->strictly_contains(sb)) return true;
+  return b.polytope->strictly_contains(Vec3(r.transpose() * (sa - t)));
+}
+
+IntersectResult first_support_overlap_result() {
+  IntersectResult r;
+  r.intersect = true;
+  r.iterations = 0;
+  r.status = Status::converged;
+  r.detail = Detail::origin_enclosed;
+  return r;
 }
 
 KernelPath best_path() { return kHaveAvx2 ? KernelPath::avx2 : KernelPath::portable; }

@@ -292,7 +292,13 @@ PROXIMA_AVX2_INLINE V3 lane_support(const SmallPolytope& p, D dx, D dy, D dz) {
 
 // The support of A - B in direction -v per lane: the first maximum of the scan of each polytope,
 // then w = a - b_in_a.apply(b) (MinkowskiDifference::support with both scans).
-PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb, const Lanes& s, const V3& v) {
+// support_parts gives the two points, a (A's vertex) and b (B's vertex placed in A's frame).
+struct SupportParts {
+  V3 a;
+  V3 b;
+};
+PROXIMA_AVX2_INLINE SupportParts support_parts(const SmallPolytope& pa, const SmallPolytope& pb, const Lanes& s,
+                                               const V3& v) {
   // A along -v.
   const V3 va = lane_support(pa, neg(v.x), neg(v.y), neg(v.z));
   // B along R^T (-(-v)) = R^T v.
@@ -307,7 +313,11 @@ PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb,
   const D sx = add(add(add(mul(r00, vb.x), mul(r01, vb.y)), mul(r02, vb.z)), load(s.t[0]));
   const D sy = add(add(add(mul(r10, vb.x), mul(r11, vb.y)), mul(r12, vb.z)), load(s.t[1]));
   const D sz = add(add(mul(r20, vb.x), add(mul(r21, vb.y), mul(r22, vb.z))), load(s.t[2]));
-  return {sub(va.x, sx), sub(va.y, sy), sub(va.z, sz)};
+  return {va, {sx, sy, sz}};
+}
+PROXIMA_AVX2_INLINE V3 support(const SmallPolytope& pa, const SmallPolytope& pb, const Lanes& s, const V3& v) {
+  const SupportParts p = support_parts(pa, pb, s, v);
+  return {sub(p.a.x, p.b.x), sub(p.a.y, p.b.y), sub(p.a.z, p.b.z)};
 }
 
 // One iteration of run_gjk's loop (intersect mode, no momentum, margins 0) in every active lane.
@@ -419,6 +429,7 @@ struct Start {
   double contact_sq;
   double band;
   bool in_range;  // gjk::detail::scale_in_range(scale): otherwise no run, out_of_range_result
+  bool overlap;   // in range and answered by the first support pair (first_support_overlap)
 };
 
 // Entries [first, first + 4) of one row of a PoseGroup, the last valid entry repeated past count.
@@ -467,7 +478,8 @@ __attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallP
     const D contact_sq = mul(mul(set1(options.absolute_tolerance), scale), scale);
     const D band = add(set1(0.0), _mm256_sqrt_pd(contact_sq));  // margin + sqrt(contact_sq)
     // support() scans A along -v and B along R^T v: v = -direction (negation is exact).
-    const V3 w = support(a, b, tmp, {neg(d.x), neg(d.y), neg(d.z)});
+    const SupportParts parts = support_parts(a, b, tmp, {neg(d.x), neg(d.y), neg(d.z)});
+    const V3 w = {sub(parts.a.x, parts.b.x), sub(parts.a.y, parts.b.y), sub(parts.a.z, parts.b.z)};
     alignas(32) double wx[kLanes], wy[kLanes], wz[kLanes], cs[kLanes], bd[kLanes], sc[kLanes];
     store(wx, w.x);
     store(wy, w.y);
@@ -475,8 +487,24 @@ __attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallP
     store(cs, contact_sq);
     store(bd, band);
     store(sc, scale);
+    // The first support pair's test (gjk::intersect, cold start), element by element.
+    alignas(32) double lane[9][kLanes];
+    const D parts_and_d[9] = {parts.a.x, parts.a.y, parts.a.z, parts.b.x, parts.b.y, parts.b.z, d.x, d.y, d.z};
+    if (options.polytope_overlap) {
+      for (int i = 0; i < 9; ++i) store(lane[i], parts_and_d[i]);
+    }
     for (std::size_t l = 0; l < kLanes && first + l < count; ++l) {
-      out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l], gjk::detail::scale_in_range(sc[l])};
+      const bool in_range = gjk::detail::scale_in_range(sc[l]);
+      bool overlap = false;
+      if (in_range && options.polytope_overlap) {
+        const std::size_t e = first + l;
+        Mat3 rotation;
+        for (int i = 0; i < 9; ++i) rotation(i / 3, i % 3) = g.r[i][e];
+        const Vec3 translation(g.t[0][e], g.t[1][e], g.t[2][e]);
+        overlap = first_support_overlap(a, b, rotation, translation, Vec3(lane[6][l], lane[7][l], lane[8][l]),
+                                        Vec3(lane[0][l], lane[1][l], lane[2][l]), Vec3(lane[3][l], lane[4][l], lane[5][l]));
+      }
+      out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l], in_range, overlap};
     }
   }
 }
@@ -538,10 +566,12 @@ void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope
   Lanes s{};
   std::size_t element[kLanes] = {};
   std::size_t next = 0;
-  // Elements whose scale gjk::intersect refuses get its answer here and never take a lane.
+  // Elements whose scale gjk::intersect refuses, and those its first support pair answers, get
+  // their answer here and never take a lane.
   const auto skip_out_of_range = [&] {
-    while (next < m && !start[next].in_range) {
-      out[next] = gjk::detail::out_of_range_result<IntersectResult>();
+    while (next < m && (!start[next].in_range || start[next].overlap)) {
+      out[next] = start[next].in_range ? first_support_overlap_result()
+                                       : gjk::detail::out_of_range_result<IntersectResult>();
       ++next;
     }
   };

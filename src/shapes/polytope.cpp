@@ -190,14 +190,56 @@ __attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope
   const Vec3 sb = b_in_a.apply(b.vertex(index_b));
   return sa - sb;
 }
+// inside_planes for blocks of 8 planes (4 at the end), leaving at the first block with a plane
+// the point is not `margin` inside of: a point outside the hull usually leaves within the first
+// blocks, a point inside reads every plane. n . p - offset as (nx x + ny y) + nz z - offset, the
+// portable loop's order (no FMA), so both loops give the same bits.
+namespace {
+
+/// Lanes of planes i..i+3 the point is not `margin` inside of (or NaN): n . p - offset >= -margin.
+__attribute__((target("avx2"))) inline __m256d not_inside4(__m256d x, __m256d y, __m256d z, __m256d limit,
+                                                          const double* planes, std::size_t padded, std::size_t i) {
+  const __m256d v =
+      _mm256_sub_pd(dots4(x, y, z, planes, planes + padded, planes + 2 * padded, i), _mm256_loadu_pd(planes + 3 * padded + i));
+  return _mm256_cmp_pd(v, limit, _CMP_NLT_UQ);
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) bool inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p,
+                                                        double margin) {
+  const __m256d x = _mm256_set1_pd(p.x());
+  const __m256d y = _mm256_set1_pd(p.y());
+  const __m256d z = _mm256_set1_pd(p.z());
+  const __m256d limit = _mm256_set1_pd(-margin);
+  std::size_t i = 0;
+  for (; i + 8 <= padded; i += 8) {
+    const __m256d out = _mm256_or_pd(not_inside4(x, y, z, limit, planes, padded, i),
+                                     not_inside4(x, y, z, limit, planes, padded, i + 4));
+    if (_mm256_movemask_pd(out) != 0) return false;
+  }
+  if (i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0) return false;
+  return true;
+}
 #else
 const bool kPolytopeHaveAvx2 = false;
+bool inside_planes_avx2(const double*, std::size_t, const Vec3&, double) { return false; }
 Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&, int&) {
   return nan_vec3();
 }
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
 #endif
+
+bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin) {
+  if (kPolytopeHaveAvx2) return inside_planes_avx2(planes, padded, p, margin);
+  for (std::size_t i = 0; i < padded; ++i) {
+    const double v = (planes[i] * p.x() + planes[padded + i] * p.y()) + planes[2 * padded + i] * p.z() -
+                     planes[3 * padded + i];
+    if (!(v < -margin)) return false;  // also false on NaN
+  }
+  return true;
+}
 
 }  // namespace detail
 
@@ -406,6 +448,53 @@ RawHull build_hull(std::span<const Vec3> input) {
 
 }  // namespace
 
+namespace {
+
+/// PolytopeData::planes and interior_margin from the hull triangles (solids of at most
+/// kPolytopeInteriorTestMaxPlanes triangles; left empty otherwise, see PolytopeData). Why the
+/// triangles' planes are enough: the hull is the intersection of its facets' halfspaces, and every
+/// triangle lies in a facet. Each plane is n / |n| with n = (b - a) x (c - a) for the corners a, b,
+/// c, offset n . a. Rounding tilts that unit normal by at most about 4 ulps / sin(angle at a) =
+/// 4 ulps |b - a| |c - a| / |n| (radians), so at any point within the extent E (the largest vertex
+/// norm) of the origin the rounded plane is within 8 ulps E / sin(angle) of the exact one; the
+/// margin takes four times the worst triangle's bound plus 64 ulps of E for the test's own
+/// rounding. A triangle so thin that this exceeds kPolytopeInteriorTestMaxMargin E disables the
+/// test (as does a degenerate one).
+void build_interior_test(detail::PolytopeData& data) {
+  if (data.dimension != 3 || data.faces.empty() ||
+      data.faces.size() > static_cast<std::size_t>(kPolytopeInteriorTestMaxPlanes)) {
+    return;
+  }
+  double extent = 0;
+  for (const Vec3& p : data.vertices) extent = std::max(extent, p.norm());
+  const std::size_t count = data.faces.size();
+  const std::size_t padded = (count + 3) / 4 * 4;
+  std::vector<double> planes(4 * padded, 0.0);
+  double worst_tilt = 0;  // max over triangles of 1 / sin(angle at the first corner)
+  for (std::size_t k = 0; k < padded; ++k) {
+    const std::array<int, 3>& f = data.faces[k < count ? k : 0];
+    const Vec3& a = data.vertices[static_cast<std::size_t>(f[0])];
+    const Vec3 ab = data.vertices[static_cast<std::size_t>(f[1])] - a;
+    const Vec3 ac = data.vertices[static_cast<std::size_t>(f[2])] - a;
+    const Vec3 cross = ab.cross(ac);
+    const double length = cross.norm();
+    if (!(length > 0) || !std::isfinite(length)) return;  // a degenerate triangle: no test
+    worst_tilt = std::max(worst_tilt, ab.norm() * ac.norm() / length);
+    const Vec3 n = cross / length;
+    planes[k] = n.x();
+    planes[padded + k] = n.y();
+    planes[2 * padded + k] = n.z();
+    planes[3 * padded + k] = n.dot(a);
+  }
+  const double margin = (32 * worst_tilt + 64) * std::numeric_limits<double>::epsilon() * extent;
+  if (!(margin <= kPolytopeInteriorTestMaxMargin * extent)) return;
+  data.planes = std::move(planes);
+  data.planes_padded = padded;
+  data.interior_margin = margin;
+}
+
+}  // namespace
+
 Polytope::Polytope(std::span<const Vec3> points) {
   const RawHull raw = build_hull(points);
   auto data = std::make_shared<detail::PolytopeData>();
@@ -464,8 +553,11 @@ Polytope::Polytope(std::span<const Vec3> points) {
   double radius = 0;
   for (const Vec3& p : data->vertices) radius = std::max(radius, (p - centre).norm());
   data->sphere = {centre, radius};
+  build_interior_test(*data);
   coords_ = data->coords.data();
   padded_ = padded;
+  planes_padded_ = data->planes_padded;
+  interior_margin_ = data->interior_margin;
   size_ = static_cast<int>(n);
   sphere_ = data->sphere;
   data_ = data;

@@ -192,11 +192,23 @@ TEST(IntersectLean, MomentumAndWarmStartsStillTakeTheGeneralLoop) {
     const Pose pa = random_pose(rng, 1.5);
     const Pose pb = random_pose(rng, 1.5);
     expect_same(a, pa, b, pb, {.nesterov = true}, "nesterov");
+    // Without the first support pair's test every warm query runs GJK and stores its simplex.
     WarmStart warm;
-    const IntersectResult first = intersect(a, pa, b, pb, {}, warm);
+    const IntersectResult first = intersect(a, pa, b, pb, {.polytope_overlap = false}, warm);
     const IntersectResult cold = intersect(a, pa, b, pb);
     EXPECT_EQ(first.intersect, cold.intersect);
     EXPECT_GE(warm.size, 1);
+    // With it (the default), a pair it answers (0 iterations) leaves the WarmStart cold; any other
+    // runs GJK from that support point and stores the simplex.
+    WarmStart tested;
+    const IntersectResult answered = intersect(a, pa, b, pb, {}, tested);
+    EXPECT_EQ(answered.intersect, cold.intersect);
+    if (answered.iterations == 0) {
+      EXPECT_TRUE(answered.intersect);
+      EXPECT_EQ(tested.size, 0);
+    } else {
+      EXPECT_GE(tested.size, 1);
+    }
   }
 }
 

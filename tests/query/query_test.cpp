@@ -109,14 +109,16 @@ TEST(QueryDispatch, EveryKindPairMatchesTheRuntimeSupportPath) {
         // forms by default (gjk/closed_form.hpp), ellipsoid pairs Newton's method
         // (gjk/ellipsoid_newton.hpp), box pairs the separating-axis pre-pass (gjk/box_box.hpp)
         // and cylinder / cone pairs the common point between the axes (gjk/revolution_overlap.hpp,
-        // then a GJK start between the axes) and the Newton polish (gjk/revolution_polish.hpp),
-        // which must agree with GJK to its tolerance.
+        // then a GJK start between the axes), the Newton polish (gjk/revolution_polish.hpp) and
+        // polytope pairs the first support pair's common point (gjk/polytope_overlap.hpp), which
+        // must agree with GJK to its tolerance.
         gjk::GjkOptions gjk_only;
         gjk_only.closed_forms = false;
         gjk_only.ellipsoid_newton = false;
         gjk_only.box_box = false;
         gjk_only.revolution_polish = false;
         gjk_only.revolution_overlap = false;
+        gjk_only.polytope_overlap = false;
         const DistanceResult d = query::distance(a, pose_a, b, pose_b, gjk_only);
         EXPECT_TRUE(equal(d, gjk::distance(a, pose_a, b, pose_b, gjk_only)));
         EXPECT_NEAR(query::distance(a, pose_a, b, pose_b).distance, d.distance, 1e-9 * (1 + d.distance));

@@ -39,6 +39,16 @@ inline constexpr double kMinQuaternionNorm = 1e-12;
 /// (measured in bench/, suite gjk_distance).
 inline constexpr int kPolytopeHillClimbMinVertices = 48;
 
+/// Polytope::strictly_contains (the interior test GJK's first support pair uses on cold polytope
+/// pairs): offered only for hulls of at most this many triangles. Larger hulls' test (one pass
+/// over their planes) would cost about what the GJK run it can save does (measured in bench/,
+/// suites gjk_intersect and gjk_distance, docs/benchmarks.md session 19).
+inline constexpr int kPolytopeInteriorTestMaxPlanes = 512;
+/// Polytope::strictly_contains: not offered when a hull triangle's rounded plane misses one of
+/// its own corners by more than this times the extent (largest vertex norm): the margin the test
+/// would need makes it useless, and such slivers are rare (unitless).
+inline constexpr double kPolytopeInteriorTestMaxMargin = 1e-9;
+
 /// Superquadric support: tolerance on the surface equation |sum |x_i/a_i|^e_i - 1| of the
 /// support point, reached by the 1-D root find on the Lagrange condition and a final radial
 /// correction. Unitless; the point is on the surface to about this times the semiaxes.

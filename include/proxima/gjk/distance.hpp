@@ -23,6 +23,7 @@
 #include <proxima/gjk/ellipsoid_newton.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
+#include <proxima/gjk/polytope_overlap.hpp>
 #include <proxima/gjk/revolution_overlap.hpp>
 #include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/gjk/scale_range.hpp>
@@ -448,6 +449,18 @@ void run_seeded_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double sc
 
 namespace detail {
 
+/// distance()'s answer for an overlap shown by a common point found without GJK (world frame):
+/// distance 0, that point as both witnesses, gap 0, 0 iterations, converged, origin_enclosed.
+inline DistanceResult common_point_answer(const Vec3& common) {
+  DistanceResult r = exact_answer();  // gap 0, 0 iterations, converged
+  r.detail = Detail::origin_enclosed;
+  r.distance = 0;
+  r.intersect = true;
+  r.point_a = common;
+  r.point_b = common;
+  return r;
+}
+
 /// distance() with or without storing the final state into `warm` (Store false: the cold
 /// overload, whose WarmStart dies with the call).
 template <bool Store, SupportMap A, SupportMap B>
@@ -517,15 +530,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       run.simplex.points[0] = start.point;
       run.simplex.size = 1;
     }
-    if (found) {
-      DistanceResult r = exact_answer();  // gap 0, 0 iterations, converged
-      r.detail = Detail::origin_enclosed;
-      r.distance = 0;
-      r.intersect = true;
-      r.point_a = pose_a.apply(common);
-      r.point_b = r.point_a;
-      return r;
-    }
+    if (found) return common_point_answer(pose_a.apply(common));
     if (gjk_options->revolution_polish && gjk_options->max_iterations > kRevolutionPolishAfter) {
       // Cylinders and cones: GJK as usual, in runs of kRevolutionPolishAfter iterations (the
       // pairs it settles fast keep its answer); once it has proven the pair separated with a
@@ -580,6 +585,20 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       run_seeded_gjk<Store>(md, pose_a, scale, *gjk_options, warm, axes_between, run);
     }
   } else {
+    if constexpr (has_polytope_overlap<A, B>) {
+      // Two polytopes, cold: GJK's first support pair, tested for a common point; when it has
+      // none the run starts from it (run_warm_gjk keeps the simplex on a cold start), the same
+      // run bit for bit.
+      if (gjk_options->polytope_overlap && is_cold(warm)) {
+        const Vec3 direction = first_direction(a, b, pose_a, b_in_a, warm);
+        run.simplex.points[0] = md.support(direction);
+        run.simplex.size = 1;
+        Vec3 common;
+        if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
+          return common_point_answer(pose_a.apply(common));
+        }
+      }
+    }
     run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
   }
 

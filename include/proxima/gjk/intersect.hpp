@@ -23,7 +23,9 @@ namespace proxima::gjk {
 /// (gjk/revolution_overlap.hpp) or, on a cold start, in GJK's first support pair (taken in the
 /// direction between the axes' closest points, where the cold run then starts, as in distance())
 /// answers overlap first, iterations 0, detail origin_enclosed, unless options.revolution_overlap
-/// is false.
+/// is false. Two Polytopes, on a cold start: a support point of GJK's first support pair strictly
+/// inside the other hull (gjk/polytope_overlap.hpp) answers overlap the same way, unless
+/// options.polytope_overlap is false.
 /// Cost: usually 1-4 support calls for clearly separated or deeply overlapping pairs. No heap
 /// allocation. `warm` as in distance(): a previous simplex makes repeated queries on slowly
 /// moving pairs exit in one or two iterations.
@@ -53,10 +55,29 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
       return r;
     }
   }
+  // Two polytopes, cold: GJK's first support pair, tested for a common point (as in distance());
+  // when it has none the run starts from it.
+  constexpr bool kPolytopes = has_polytope_overlap<A, B>;
+  if constexpr (kPolytopes) {
+    if (options.polytope_overlap && is_cold(warm)) {
+      start.direction = first_direction(a, b, pose_a, b_in_a, warm);
+      start.point = md.support(start.direction);
+      start.made = true;
+      Vec3 common;
+      if (first_support_common_point(a, b, b_in_a, start.direction, start.point, common)) {
+        IntersectResult r;
+        r.intersect = true;
+        r.iterations = 0;
+        r.status = Status::converged;
+        r.detail = Detail::origin_enclosed;
+        return r;
+      }
+    }
+  }
   if constexpr (!Store) {
     if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
       IntersectRun lean;
-      if (kRevolution && start.made) {
+      if ((kRevolution || kPolytopes) && start.made) {
         run_gjk_intersect_lean(md, start.direction, scale, options, lean, &start.point.w);
       } else {
         run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
@@ -71,7 +92,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
     }
   }
   GjkRun run;
-  if (kRevolution && start.made) {  // kept by run_warm_gjk: the start is made on cold starts only
+  if ((kRevolution || kPolytopes) && start.made) {  // kept by run_warm_gjk: made on cold starts only
     run.simplex.points[0] = start.point;
     run.simplex.size = 1;
   }

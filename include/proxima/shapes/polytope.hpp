@@ -146,7 +146,23 @@ struct PolytopeData {
   int dimension = 0;                     ///< 1 (collinear), 2 (flat) or 3
   Aabb aabb;
   BoundingSphere sphere;
+  /// The interior test of Polytope::strictly_contains: the planes of the hull triangles (unit
+  /// outward normal n, offset n . vertex) as structure of arrays nx | ny | nz | offset in one block,
+  /// each padded to a multiple of 4 with copies of plane 0. Empty when the test is not offered:
+  /// not a solid, more than kPolytopeInteriorTestMaxPlanes triangles, or a triangle whose rounded
+  /// plane misses its own corners by more than kPolytopeInteriorTestMaxMargin x extent (a sliver).
+  std::vector<double> planes;
+  std::size_t planes_padded = 0;
+  /// How far inside every plane a point must be (length, local frame): four times the largest
+  /// distance of a triangle's corners from its rounded plane, plus 64 ulps of the extent (the
+  /// largest vertex norm) for the test's own rounding.
+  double interior_margin = 0;
 };
+
+/// Is (x, y, z) at least `margin` inside each of the planes (PolytopeData::planes layout)? False on
+/// NaN. AVX2 when the CPU has it (same answer as the portable loop up to the rounding of the dot
+/// products, which the margin covers).
+bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin);
 
 }  // namespace detail
 
@@ -223,6 +239,23 @@ class Polytope {
   /// 1 for a collinear set, 2 for a flat set, 3 for a solid.
   int dimension() const noexcept { return data_->dimension; }
 
+  /// Is the local point x in the interior of the hull, at least interior_margin() inside the plane
+  /// of every hull triangle? A true answer is safe against rounding: x is then in the hull (the
+  /// margin covers the planes' rounding, so x is inside the exact plane of every triangle, and the
+  /// triangles close the hull). False for points on or near the surface, outside, or NaN, and
+  /// always false when has_interior_test() is false. Cost: one pass over the triangles' planes
+  /// (vectorised, leaving at the first block of planes the point is outside of); no allocation.
+  /// gjk::distance and gjk::intersect use it on cold polytope pairs to find a common point in
+  /// GJK's first support pair (GjkOptions::polytope_overlap).
+  bool strictly_contains(const Vec3& x) const {
+    return planes_padded_ > 0 && detail::inside_planes(data_->planes.data(), planes_padded_, x, interior_margin_);
+  }
+  /// True when strictly_contains can answer true: a solid hull of at most
+  /// kPolytopeInteriorTestMaxPlanes triangles, none of them a sliver (PolytopeData::planes).
+  bool has_interior_test() const noexcept { return planes_padded_ > 0; }
+  /// The margin of strictly_contains (length, local frame; see PolytopeData::interior_margin).
+  double interior_margin() const noexcept { return interior_margin_; }
+
   /// Centred at the centre of the box, radius the largest vertex distance from it.
   BoundingSphere bounding_sphere() const { return sphere_; }
   /// Exact box of the vertices.
@@ -254,6 +287,8 @@ class Polytope {
   const double* coords_ = nullptr;
   BoundingSphere sphere_;
   std::size_t padded_ = 0;
+  std::size_t planes_padded_ = 0;  // data_->planes_padded: 0 when there is no interior test
+  double interior_margin_ = 0;     // data_->interior_margin
   int size_ = 0;
 };
 
