@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+// Polytope::strictly_contains (the interior test on the hull triangles' planes) against a
+// brute-force oracle, and the first support pair's common point of gjk::distance /
+// gjk::intersect on polytope pairs (gjk/polytope_overlap.hpp) against GJK without it.
+#include "support/nasty_cases.hpp"
+#include "support/random_shapes.hpp"
+
+#include <proxima/gjk/distance.hpp>
+#include <proxima/gjk/intersect.hpp>
+#include <proxima/shapes/point.hpp>
+#include <proxima/shapes/polytope.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace proxima::gjk {
+namespace {
+
+using testgen::Rng;
+
+/// The hull's facet planes by brute force, in long double, independent of qhull's triangles: the
+/// plane of every vertex triple with all vertices on one side (relative 1e-14 of the extent,
+/// which accepts exactly coplanar vertices and no near-miss of points in general position).
+struct BruteHull {
+  struct Plane {
+    long double nx, ny, nz, offset;  // unit outward normal, offset = n . vertex
+  };
+  std::vector<Plane> planes;
+
+  explicit BruteHull(const std::vector<Vec3>& v) {
+    long double extent = 0;
+    for (const Vec3& p : v) extent = std::max<long double>(extent, p.norm());
+    const std::size_t n = v.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = i + 1; j < n; ++j) {
+        for (std::size_t k = j + 1; k < n; ++k) {
+          const long double ux = (long double)v[j].x() - v[i].x(), uy = (long double)v[j].y() - v[i].y(),
+                            uz = (long double)v[j].z() - v[i].z();
+          const long double wx = (long double)v[k].x() - v[i].x(), wy = (long double)v[k].y() - v[i].y(),
+                            wz = (long double)v[k].z() - v[i].z();
+          long double nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+          const long double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+          if (!(len > 1e-24L * extent * extent)) continue;  // collinear triple
+          nx /= len, ny /= len, nz /= len;
+          const long double offset = nx * v[i].x() + ny * v[i].y() + nz * v[i].z();
+          bool above = false, below = false;
+          for (const Vec3& p : v) {
+            const long double s = nx * p.x() + ny * p.y() + nz * p.z() - offset;
+            above = above || s > 1e-14L * extent;
+            below = below || s < -1e-14L * extent;
+          }
+          if (above && below) continue;
+          if (above) planes.push_back({-nx, -ny, -nz, -offset});
+          else planes.push_back({nx, ny, nz, offset});
+        }
+      }
+    }
+  }
+  /// min over the facets of offset - n . x: positive inside, negative outside (a distance).
+  long double slack(const Vec3& x) const {
+    long double s = std::numeric_limits<long double>::infinity();
+    for (const Plane& p : planes) s = std::min(s, p.offset - (p.nx * x.x() + p.ny * x.y() + p.nz * x.z()));
+    return s;
+  }
+};
+
+double extent_of(const std::vector<Vec3>& v) {
+  double e = 0;
+  for (const Vec3& p : v) e = std::max(e, p.norm());
+  return e;
+}
+
+/// Vertex sets of the interior test: ellipsoid points, boxes (coplanar facets split into
+/// triangles), boxes with face grids, a thin needle; scaled 1e-3..1e5 and moved off the local
+/// origin by up to 1e3 times their size.
+std::vector<Vec3> draw_hull_points(Rng& rng, int i) {
+  std::vector<Vec3> v;
+  switch (i % 4) {
+    case 0: v = testgen::ellipsoid_points(rng, 4 + i % 29); break;
+    case 1: v = testgen::box_corners(Vec3(1, 0.5, 0.25)); break;
+    case 2: v = testgen::box_with_face_grids(Vec3(1, 0.75, 0.5), 2); break;
+    default: v = testgen::ellipsoid_points(rng, 12, Vec3(2, 1e-3, 1e-3)); break;
+  }
+  const double scale = testgen::log_uniform(rng, 1e-3, 1e5);
+  const Vec3 offset = testgen::log_uniform(rng, 1e-3, 1e3) * scale * testgen::random_unit_vector(rng);
+  for (Vec3& p : v) p = scale * p + (i % 3 == 0 ? Vec3::Zero() : offset);
+  return v;
+}
+
+TEST(PolytopeInterior, StrictlyContainsAgreesWithABruteForceHull) {
+  const std::uint64_t seed = 2026112819;
+  Rng rng(seed);
+  int accepted = 0, refused_inside = 0, refused_outside = 0, near_surface = 0, hulls_with_test = 0;
+  for (int i = 0; i < 160; ++i) {
+    const std::vector<Vec3> points = draw_hull_points(rng, i);
+    const Polytope p(points);
+    const BruteHull oracle(p.vertices());
+    const double extent = extent_of(p.vertices());
+    const std::string where = "seed " + std::to_string(seed) + " hull " + std::to_string(i);
+    ASSERT_FALSE(oracle.planes.empty()) << where;
+    if (!p.has_interior_test()) {
+      // Only a sliver may go without the test here (the needles): then it refuses everything.
+      EXPECT_EQ(i % 4, 3) << where;
+      EXPECT_FALSE(p.strictly_contains(p.vertices()[0] * 0.5 + p.vertices()[1] * 0.5)) << where;
+      continue;
+    }
+    ++hulls_with_test;
+    EXPECT_GT(p.interior_margin(), 0) << where;
+    EXPECT_LE(p.interior_margin(), kPolytopeInteriorTestMaxMargin * extent) << where;
+    const Aabb box = p.local_aabb();
+    const Vec3 size = box.max - box.min;
+    for (int k = 0; k < 300; ++k) {
+      Vec3 x;
+      if (k % 3 == 0) {  // anywhere in the box, 20% larger
+        for (int c = 0; c < 3; ++c) x[c] = box.min[c] + size[c] * testgen::uniform(rng, -0.2, 1.2);
+      } else if (k % 3 == 1) {  // on a hull triangle, pushed in or out by 1e-16..1e-2 of the extent
+        const auto& f = p.faces()[static_cast<std::size_t>(k) % p.faces().size()];
+        double u = testgen::uniform(rng, 0, 1), w = testgen::uniform(rng, 0, 1);
+        if (u + w > 1) u = 1 - u, w = 1 - w;
+        const Vec3& a = p.vertices()[static_cast<std::size_t>(f[0])];
+        const Vec3& b = p.vertices()[static_cast<std::size_t>(f[1])];
+        const Vec3& c = p.vertices()[static_cast<std::size_t>(f[2])];
+        const Vec3 n = (b - a).cross(c - a).normalized();
+        const double push = testgen::log_uniform(rng, 1e-16, 1e-2) * extent * (k % 2 == 0 ? 1 : -1);
+        x = a + u * (b - a) + w * (c - a) + push * n;
+        ++near_surface;
+      } else {  // a vertex, or between two vertices (on the surface or inside)
+        const auto& v = p.vertices();
+        x = k % 6 == 2 ? v[static_cast<std::size_t>(k) % v.size()]
+                       : 0.5 * (v[static_cast<std::size_t>(k) % v.size()] + v[static_cast<std::size_t>(k * 7) % v.size()]);
+      }
+      const long double slack = oracle.slack(x);
+      const bool inside = p.strictly_contains(x);
+      // Sound: an accepted point is inside the hull.
+      if (inside) {
+        ++accepted;
+        EXPECT_GT(slack, 0) << where << " point " << k << " accepted, oracle slack " << static_cast<double>(slack);
+      } else if (slack > 0) {
+        ++refused_inside;
+        // Complete up to the margin: a point deeper than twice the margin is accepted.
+        EXPECT_LE(slack, 2 * p.interior_margin()) << where << " point " << k << " refused, oracle slack "
+                                                  << static_cast<double>(slack) << ", margin " << p.interior_margin();
+      } else {
+        ++refused_outside;
+      }
+    }
+    // NaN is refused.
+    EXPECT_FALSE(p.strictly_contains(Vec3(kNaN, 0, 0))) << where;
+  }
+  std::printf("hulls with the test %d; points accepted %d, refused inside (within the margin) %d, outside %d; "
+              "near the surface %d\n",
+              hulls_with_test, accepted, refused_inside, refused_outside, near_surface);
+  // An informative sample: every kind of answer in numbers.
+  EXPECT_GE(hulls_with_test, 120);
+  EXPECT_GT(accepted, 5000);
+  EXPECT_GT(refused_outside, 5000);
+  EXPECT_GT(refused_inside, 1000);  // the vertices, midpoints on the surface, and points pushed in by < margin
+}
+
+TEST(PolytopeInterior, NotOfferedForFlatCollinearOrLargeHulls) {
+  const Polytope square({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)});
+  const Polytope segment({Vec3(0, 0, 0), Vec3(1, 2, 3)});
+  Rng rng(5);
+  const Polytope large(testgen::ellipsoid_points(rng, 600));  // about 1,200 triangles
+  for (const Polytope* p : {&square, &segment, &large}) {
+    EXPECT_FALSE(p->has_interior_test());
+    EXPECT_FALSE(p->strictly_contains(Vec3(0.5, 0.5, 0)));
+    EXPECT_FALSE(p->strictly_contains(Vec3::Zero()));
+  }
+  EXPECT_GT(static_cast<int>(large.faces().size()), kPolytopeInteriorTestMaxPlanes);
+  // A solid within the limit has it, and its centre is inside.
+  const Polytope cube(testgen::box_corners(Vec3(1, 1, 1)));
+  EXPECT_TRUE(cube.has_interior_test());
+  EXPECT_TRUE(cube.strictly_contains(Vec3::Zero()));
+  EXPECT_TRUE(cube.strictly_contains(Vec3(0.999999, -0.999999, 0.5)));
+  EXPECT_FALSE(cube.strictly_contains(Vec3(1, 0, 0)));  // on a face
+  EXPECT_FALSE(cube.strictly_contains(Vec3(1.000001, 0, 0)));
+}
+
+bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
+bool same_bits(const Vec3& x, const Vec3& y) { return std::memcmp(x.data(), y.data(), 3 * sizeof(double)) == 0; }
+
+/// Every field of two distance answers, bit for bit ("" when equal).
+std::string difference(const DistanceResult& x, const DistanceResult& y) {
+  if (!same_bits(x.distance, y.distance)) return "distance";
+  if (x.intersect != y.intersect) return "intersect";
+  if (!same_bits(x.point_a, y.point_a) || !same_bits(x.point_b, y.point_b)) return "witness points";
+  if (!same_bits(x.normal, y.normal)) return "normal";
+  if (!same_bits(x.gap, y.gap)) return "gap";
+  if (x.iterations != y.iterations) return "iterations";
+  if (x.status != y.status || x.detail != y.detail) return "status";
+  return "";
+}
+std::string difference(const IntersectResult& x, const IntersectResult& y) {
+  if (x.intersect != y.intersect) return "intersect";
+  if (!same_bits(x.separating_axis, y.separating_axis)) return "separating axis";
+  if (x.iterations != y.iterations) return "iterations";
+  if (x.status != y.status || x.detail != y.detail) return "status";
+  return "";
+}
+
+/// Distance from the world point to the placed polytope (GJK on a Point: a second algorithm).
+double distance_to(const Polytope& p, const Pose& pose, const Vec3& world) {
+  return distance(Point(world), Pose(), p, pose).distance;
+}
+
+TEST(PolytopeOverlap, FirstSupportPairCommonPointsLieInBothAndElseGjkIsUnchanged) {
+  const std::uint64_t seed = 20261128;
+  Rng rng(seed);
+  const GjkOptions off{.polytope_overlap = false};
+  int answered = 0, left_to_gjk = 0, separated = 0, climbing_answered = 0;
+  const auto check = [&](const testgen::PairCase& c, const std::string& where) {
+    const Polytope a(c.a.vertices), b(c.b.vertices);
+    const Pose pa = c.pose_a.pose(), pb = c.pose_b.pose();
+    const DistanceResult on = distance(a, pa, b, pb);
+    const DistanceResult without = distance(a, pa, b, pb, off);
+    const IntersectResult on_i = intersect(a, pa, b, pb);
+    const IntersectResult without_i = intersect(a, pa, b, pb, off);
+    const double scale = c.a.bounding_radius() + c.b.bounding_radius() + (pa.translation() - pb.translation()).norm();
+    // World coordinates round to about an ulp of the translations (up to 1e5 here, with bodies
+    // down to 1e-3): the common point's checks allow for that.
+    const double allowance =
+        1e-12 * scale + 64 * std::numeric_limits<double>::epsilon() * (pa.translation().norm() + pb.translation().norm());
+    if (on.intersect && on.iterations == 0) {
+      ++answered;
+      climbing_answered += a.size() >= kPolytopeHillClimbMinVertices || b.size() >= kPolytopeHillClimbMinVertices;
+      // The common point is in both bodies (to rounding), and GJK alone finds the overlap.
+      EXPECT_TRUE(same_bits(on.point_a, on.point_b)) << where;
+      EXPECT_LE(distance_to(a, pa, on.point_a), allowance) << where;
+      EXPECT_LE(distance_to(b, pb, on.point_a), allowance) << where;
+      EXPECT_TRUE(without.intersect) << where << " gjk distance " << without.distance;
+      EXPECT_EQ(on.distance, 0) << where;
+      EXPECT_EQ(on.detail, Detail::origin_enclosed) << where;
+      // intersect() makes the same test on the same support pair.
+      EXPECT_TRUE(on_i.intersect) << where;
+      EXPECT_EQ(on_i.iterations, 0) << where;
+      EXPECT_TRUE(without_i.intersect) << where;
+    } else {
+      // Not answered: the run starts from that support point, which is GJK's own first one.
+      (on.intersect ? left_to_gjk : separated) += 1;
+      EXPECT_EQ(difference(on, without), "") << where;
+      EXPECT_EQ(difference(on_i, without_i), "") << where;
+    }
+    EXPECT_EQ(on_i.intersect, on.intersect) << where;
+    // The warm overload on a cold WarmStart takes the same test.
+    WarmStart warm;
+    EXPECT_EQ(difference(distance(a, pa, b, pb, GjkOptions{}, warm), on), "") << where;
+  };
+  for (int i = 0; i < 1500; ++i) {
+    static constexpr int kSizes[] = {4, 8, 16, 32, 64, 120};
+    const int na = kSizes[i % 6], nb = kSizes[(i / 6) % 6];
+    const testgen::PairCase c =
+        testgen::place_pair(rng, "pair", testgen::polytope_spec(testgen::ellipsoid_points(rng, na)),
+                            testgen::polytope_spec(testgen::ellipsoid_points(rng, nb, Vec3(0.6, 0.9, 0.4))));
+    check(c, "seed " + std::to_string(seed) + " pair " + std::to_string(i));
+  }
+  // The nasty cases (touching exactly, coplanar, flat, needles, nested, duplicates), each moved
+  // at random several times.
+  for (const testgen::NastyCase& n : testgen::nasty_polytope_cases(rng)) {
+    for (int k = 0; k < 20; ++k) {
+      check(testgen::randomly_moved(rng, n.pair), "seed " + std::to_string(seed) + " " + n.pair.label + " move " +
+                                                      std::to_string(k));
+    }
+  }
+  std::printf("answered by the first support pair %d (%d with a climbing hull), overlapping left to GJK %d, "
+              "separated %d\n",
+              answered, climbing_answered, left_to_gjk, separated);
+  EXPECT_GT(answered, 400);
+  EXPECT_GT(climbing_answered, 50);
+  EXPECT_GT(left_to_gjk, 80);
+  EXPECT_GT(separated, 600);
+}
+
+}  // namespace
+}  // namespace proxima::gjk
