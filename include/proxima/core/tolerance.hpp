@@ -40,10 +40,12 @@ inline constexpr double kMinQuaternionNorm = 1e-12;
 inline constexpr int kPolytopeHillClimbMinVertices = 48;
 
 /// Polytope::strictly_contains (the interior test GJK's first support pair uses on cold polytope
-/// pairs): offered only for hulls of at most this many triangles. Larger hulls' test (one pass
-/// over their planes) would cost about what the GJK run it can save does (measured in bench/,
-/// suites gjk_intersect and gjk_distance, docs/benchmarks.md session 19).
-inline constexpr int kPolytopeInteriorTestMaxPlanes = 512;
+/// pairs): offered only for hulls of at most this many triangles. A point inside reads every
+/// plane: on the bench's polytope sets the test pays up to 512 vertices (1,020 triangles:
+/// distance 383 -> 307 ns, intersect 238 -> 207 ns) and costs more than it saves at 1,024
+/// (2,044 triangles: 353 -> 520 ns and 240 -> 386 ns; bench/tools/polytope_overlap_census.cpp,
+/// docs/benchmarks.md session 19).
+inline constexpr int kPolytopeInteriorTestMaxPlanes = 1024;
 /// Polytope::strictly_contains: not offered when a hull triangle's rounded plane misses one of
 /// its own corners by more than this times the extent (largest vertex norm): the margin the test
 /// would need makes it useless, and such slivers are rare (unitless).
