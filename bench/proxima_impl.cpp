@@ -72,6 +72,7 @@ class Proxima final : public Implementation {
     options_.closed_forms = variant == Variant::plain;
     options_.ellipsoid_newton = variant == Variant::plain;
     options_.box_box = variant == Variant::plain;
+    options_.first_support_overlap = variant != Variant::gjk_only;  // proxima_gjk: GJK's own cost
   }
   std::string name() const override {
     switch (variant_) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The first support pair's common point on polytope pairs (gjk/polytope_overlap.hpp,
-// GjkOptions::polytope_overlap; docs/benchmarks.md, session 19), on the bench's polytope sets
+// The first support pair's common point on polytope pairs (gjk/first_support_overlap.hpp,
+// GjkOptions::first_support_overlap; docs/benchmarks.md, session 19), on the bench's polytope sets
 // (make_polytope_set(N, pairs, seed 1): N = 8, 32, 128, 1024 are the bench's rows, any other N
 // works too). Two modes:
 //   census N   the intersecting pairs (gjk::distance with the test off) and how many of them the
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   std::printf("N=%d: %zu pairs, first hull %zu triangles, interior test %s\n", n, pairs, a(0).faces().size(),
               a(0).has_interior_test() ? "yes" : "no");
   gjk::GjkOptions off;
-  off.polytope_overlap = false;
+  off.first_support_overlap = false;
   if (std::strcmp(argv[1], "census") == 0) {
     int intersecting = 0, answered = 0;
     for (std::size_t i = 0; i < pairs; ++i) {

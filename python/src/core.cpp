@@ -162,7 +162,7 @@ void bind_core(py::module_& m) {
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
                        bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish,
-                       bool revolution_overlap) {
+                       bool revolution_overlap, bool first_support_overlap) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -173,6 +173,7 @@ void bind_core(py::module_& m) {
              o.box_box = box_box;
              o.revolution_polish = revolution_polish;
              o.revolution_overlap = revolution_overlap;
+             o.first_support_overlap = first_support_overlap;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
@@ -180,6 +181,7 @@ void bind_core(py::module_& m) {
            "ellipsoid_newton"_a = gjk::GjkOptions{}.ellipsoid_newton, "box_box"_a = gjk::GjkOptions{}.box_box,
            "revolution_polish"_a = gjk::GjkOptions{}.revolution_polish,
            "revolution_overlap"_a = gjk::GjkOptions{}.revolution_overlap,
+           "first_support_overlap"_a = gjk::GjkOptions{}.first_support_overlap,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -197,7 +199,11 @@ void bind_core(py::module_& m) {
       .def_readwrite("revolution_overlap", &gjk::GjkOptions::revolution_overlap,
                      "Cylinder/cone pairs: a common point looked for between the axes and, on a cold query,\n"
                      "in GJK's first support pair before the loop (found: the overlap is answered without GJK;\n"
-                     "off: GJK decides every pair).");
+                     "off: GJK decides every pair).")
+      .def_readwrite("first_support_overlap", &gjk::GjkOptions::first_support_overlap,
+                     "Other pairs of solids with an interior test (polytope, box, ellipsoid, cylinder, cone), on a\n"
+                     "cold query: a point of GJK's first support pair strictly inside the other solid answers the\n"
+                     "overlap without GJK (off: GJK decides every pair).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -172,7 +172,7 @@ def test_options_and_results_fields():
 
 
 def test_gjk_options_pick_the_method():
-    """closed_forms, ellipsoid_newton, box_box, revolution_polish and revolution_overlap off route their pairs to GJK: same distance, GJK's iterations."""
+    """closed_forms, ellipsoid_newton, box_box, revolution_polish, revolution_overlap and first_support_overlap off route their pairs to GJK: same distance, GJK's iterations."""
     defaults = proxima.GjkOptions()
     assert defaults.closed_forms and defaults.ellipsoid_newton
     pb = proxima.Pose.from_translation((4.1, 0.3, 0.2))
@@ -224,6 +224,18 @@ def test_gjk_options_pick_the_method():
     assert found.intersect and searched.intersect
     assert found.iterations == 0 and searched.iterations >= 1
     assert proxima.intersect(cyl, proxima.Pose(), cone, crossing).iterations == 0
+    # polytope-box overlapping: a vertex of GJK's first support pair inside the other solid
+    # answers without GJK (0 iterations, a common point); off, GJK finds the overlap itself
+    no_first_support = proxima.GjkOptions(first_support_overlap=False)
+    assert defaults.first_support_overlap and not no_first_support.first_support_overlap
+    tetra = proxima.polytope(vertices=[[-1, -1, -1], [1, -1, -1], [0, 1, -1], [0, 0, 1]])
+    cube = proxima.box(half_extents=(0.5, 0.5, 0.5))
+    near = proxima.Pose.from_translation((0.0, 0.0, 1.2))
+    first = proxima.distance(tetra, proxima.Pose(), cube, near)
+    gjk_run = proxima.distance(tetra, proxima.Pose(), cube, near, options=no_first_support)
+    assert first.intersect and gjk_run.intersect
+    assert first.iterations == 0 and gjk_run.iterations >= 1
+    assert proxima.intersect(tetra, proxima.Pose(), cube, near).iterations == 0
 
 
 def test_pair_matches_free_functions(rng):

@@ -135,7 +135,7 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
   // gjk::detail::first_direction without a warm direction
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
-  if (options.polytope_overlap) {  // gjk::intersect's first support pair (cold start)
+  if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
     const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
     if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
       return first_support_overlap_result();
@@ -218,7 +218,7 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
   if (!gjk::detail::scale_in_range(scale)) return gjk::detail::out_of_range_result<IntersectResult>();
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
-  if (options.polytope_overlap) {  // gjk::intersect's first support pair (cold start)
+  if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
     const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
     if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
       return first_support_overlap_result();

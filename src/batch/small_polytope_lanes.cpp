@@ -490,13 +490,13 @@ __attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallP
     // The first support pair's test (gjk::intersect, cold start), element by element.
     alignas(32) double lane[9][kLanes];
     const D parts_and_d[9] = {parts.a.x, parts.a.y, parts.a.z, parts.b.x, parts.b.y, parts.b.z, d.x, d.y, d.z};
-    if (options.polytope_overlap) {
+    if (options.first_support_overlap) {
       for (int i = 0; i < 9; ++i) store(lane[i], parts_and_d[i]);
     }
     for (std::size_t l = 0; l < kLanes && first + l < count; ++l) {
       const bool in_range = gjk::detail::scale_in_range(sc[l]);
       bool overlap = false;
-      if (in_range && options.polytope_overlap) {
+      if (in_range && options.first_support_overlap) {
         const std::size_t e = first + l;
         Mat3 rotation;
         for (int i = 0; i < 9; ++i) rotation(i / 3, i % 3) = g.r[i][e];

@@ -194,7 +194,7 @@ TEST(IntersectLean, MomentumAndWarmStartsStillTakeTheGeneralLoop) {
     expect_same(a, pa, b, pb, {.nesterov = true}, "nesterov");
     // Without the first support pair's test every warm query runs GJK and stores its simplex.
     WarmStart warm;
-    const IntersectResult first = intersect(a, pa, b, pb, {.polytope_overlap = false}, warm);
+    const IntersectResult first = intersect(a, pa, b, pb, {.first_support_overlap = false}, warm);
     const IntersectResult cold = intersect(a, pa, b, pb);
     EXPECT_EQ(first.intersect, cold.intersect);
     EXPECT_GE(warm.size, 1);

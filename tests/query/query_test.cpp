@@ -110,7 +110,7 @@ TEST(QueryDispatch, EveryKindPairMatchesTheRuntimeSupportPath) {
         // (gjk/ellipsoid_newton.hpp), box pairs the separating-axis pre-pass (gjk/box_box.hpp)
         // and cylinder / cone pairs the common point between the axes (gjk/revolution_overlap.hpp,
         // then a GJK start between the axes), the Newton polish (gjk/revolution_polish.hpp) and
-        // polytope pairs the first support pair's common point (gjk/polytope_overlap.hpp), which
+        // polytope pairs the first support pair's common point (gjk/first_support_overlap.hpp), which
         // must agree with GJK to its tolerance.
         gjk::GjkOptions gjk_only;
         gjk_only.closed_forms = false;
@@ -118,7 +118,7 @@ TEST(QueryDispatch, EveryKindPairMatchesTheRuntimeSupportPath) {
         gjk_only.box_box = false;
         gjk_only.revolution_polish = false;
         gjk_only.revolution_overlap = false;
-        gjk_only.polytope_overlap = false;
+        gjk_only.first_support_overlap = false;
         const DistanceResult d = query::distance(a, pose_a, b, pose_b, gjk_only);
         EXPECT_TRUE(equal(d, gjk::distance(a, pose_a, b, pose_b, gjk_only)));
         EXPECT_NEAR(query::distance(a, pose_a, b, pose_b).distance, d.distance, 1e-9 * (1 + d.distance));

@@ -23,7 +23,7 @@
 #include <proxima/gjk/ellipsoid_newton.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/options.hpp>
-#include <proxima/gjk/polytope_overlap.hpp>
+#include <proxima/gjk/first_support_overlap.hpp>
 #include <proxima/gjk/revolution_overlap.hpp>
 #include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/gjk/scale_range.hpp>
@@ -585,11 +585,11 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       run_seeded_gjk<Store>(md, pose_a, scale, *gjk_options, warm, axes_between, run);
     }
   } else {
-    if constexpr (has_polytope_overlap<A, B>) {
-      // Two polytopes, cold: GJK's first support pair, tested for a common point; when it has
-      // none the run starts from it (run_warm_gjk keeps the simplex on a cold start), the same
-      // run bit for bit.
-      if (gjk_options->polytope_overlap && is_cold(warm)) {
+    if constexpr (has_first_support_overlap<A, B>) {
+      // Solids with an interior test (polytopes, boxes, ellipsoids, ...), cold: GJK's first
+      // support pair, tested for a common point; when it has none the run starts from it
+      // (run_warm_gjk keeps the simplex on a cold start), the same run bit for bit.
+      if (gjk_options->first_support_overlap && is_cold(warm)) {
         const Vec3 direction = first_direction(a, b, pose_a, b_in_a, warm);
         run.simplex.points[0] = md.support(direction);
         run.simplex.size = 1;

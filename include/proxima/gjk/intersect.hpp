@@ -23,9 +23,10 @@ namespace proxima::gjk {
 /// (gjk/revolution_overlap.hpp) or, on a cold start, in GJK's first support pair (taken in the
 /// direction between the axes' closest points, where the cold run then starts, as in distance())
 /// answers overlap first, iterations 0, detail origin_enclosed, unless options.revolution_overlap
-/// is false. Two Polytopes, on a cold start: a support point of GJK's first support pair strictly
-/// inside the other hull (gjk/polytope_overlap.hpp) answers overlap the same way, unless
-/// options.polytope_overlap is false.
+/// is false. Other pairs of solids with an interior test (Polytope, Box, Ellipsoid, Cylinder,
+/// Cone), on a cold start: a point of GJK's first support pair strictly inside the other solid
+/// (gjk/first_support_overlap.hpp) answers overlap the same way, unless
+/// options.first_support_overlap is false.
 /// Cost: usually 1-4 support calls for clearly separated or deeply overlapping pairs. No heap
 /// allocation. `warm` as in distance(): a previous simplex makes repeated queries on slowly
 /// moving pairs exit in one or two iterations.
@@ -55,11 +56,11 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
       return r;
     }
   }
-  // Two polytopes, cold: GJK's first support pair, tested for a common point (as in distance());
-  // when it has none the run starts from it.
-  constexpr bool kPolytopes = has_polytope_overlap<A, B>;
-  if constexpr (kPolytopes) {
-    if (options.polytope_overlap && is_cold(warm)) {
+  // Solids with an interior test, cold: GJK's first support pair, tested for a common point (as
+  // in distance()); when it has none the run starts from it.
+  constexpr bool kFirstSupport = has_first_support_overlap<A, B>;
+  if constexpr (kFirstSupport) {
+    if (options.first_support_overlap && is_cold(warm)) {
       start.direction = first_direction(a, b, pose_a, b_in_a, warm);
       start.point = md.support(start.direction);
       start.made = true;
@@ -77,7 +78,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   if constexpr (!Store) {
     if (!options.nesterov) {  // cold, no momentum: the loop without witnesses, same answer
       IntersectRun lean;
-      if ((kRevolution || kPolytopes) && start.made) {
+      if ((kRevolution || kFirstSupport) && start.made) {
         run_gjk_intersect_lean(md, start.direction, scale, options, lean, &start.point.w);
       } else {
         run_gjk_intersect_lean(md, first_direction(a, b, pose_a, b_in_a, warm), scale, options, lean);
@@ -92,7 +93,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
     }
   }
   GjkRun run;
-  if ((kRevolution || kPolytopes) && start.made) {  // kept by run_warm_gjk: made on cold starts only
+  if ((kRevolution || kFirstSupport) && start.made) {  // kept by run_warm_gjk: made on cold starts only
     run.simplex.points[0] = start.point;
     run.simplex.size = 1;
   }

@@ -51,12 +51,14 @@ struct GjkOptions {
   /// When they find none, GJK decides, and a cold run starts from that support pair. Off: GJK
   /// decides every pair from its usual start.
   bool revolution_overlap = true;
-  /// gjk::distance and gjk::intersect, on a cold start with two Polytopes, test GJK's first support
-  /// pair (made in the run's first direction) for a common point: a support point of one strictly
-  /// inside the other hull (Polytope::strictly_contains) answers the overlap without GJK (that
-  /// point is distance()'s common point; gjk/polytope_overlap.hpp). Otherwise GJK runs from that
-  /// support point, the run it would make without the test. Off: GJK decides every pair.
-  bool polytope_overlap = true;
+  /// gjk::distance and gjk::intersect, on a cold start with two solids that have an interior test
+  /// (Polytope, Box, Ellipsoid, Cylinder, Cone; cylinder / cone pairs have revolution_overlap
+  /// instead), test GJK's first support pair (made in the run's first direction) for a common
+  /// point: a support point of one strictly inside the other solid (for a Polytope,
+  /// Polytope::strictly_contains) answers the overlap without GJK (that point is distance()'s
+  /// common point; gjk/first_support_overlap.hpp). Otherwise GJK runs from that support point, the
+  /// run it would make without the test. Off: GJK decides every pair.
+  bool first_support_overlap = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.

@@ -32,6 +32,7 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/types.hpp>
 #include <proxima/gjk/closed_form.hpp>
+#include <proxima/gjk/first_support_overlap.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 #include <proxima/gjk/revolution_polish.hpp>
 #include <proxima/shapes/cone.hpp>
@@ -126,25 +127,12 @@ bool revolution_common_point(const A& a, const B& b, const Pose& b_in_a, Vec3& c
          axis_segment_common_point(a, 0.0, b, 0.0, b_in_a, common);
 }
 
-/// Is the local point strictly inside the solid? (Strict: a point on the surface, e.g. of
-/// touching solids, is left to GJK's contact band.)
-inline bool strictly_inside(const Cylinder& c, const Vec3& p) {
-  return std::abs(p.z()) < c.half_height() && p.x() * p.x() + p.y() * p.y() < c.radius() * c.radius();
-}
-inline bool strictly_inside(const Cone& c, const Vec3& p) {
-  // Below the apex and above the base, and nearer the axis than the side's radius at height z,
-  // R (h - z) / (2 h), squared and multiplied out (no division).
-  const double h = c.half_height();
-  const double above = h - p.z();
-  const double r = c.radius() * above;
-  return p.z() > -h && above > 0 && (p.x() * p.x() + p.y() * p.y()) * (4 * h * h) < r * r;
-}
-
 /// GJK's first support pair, tested before the loop: `sa` is A's farthest point towards B and
 /// `sb` B's farthest point towards A (both A's frame), so on a shallow overlap one often lies in
 /// the other solid (a rim poking into a side), which the axes' segments miss. True with the
 /// common point when one does. The support points are computed for GJK's first simplex anyway:
-/// a failed test costs two point-in-solid tests.
+/// a failed test costs two point-in-solid tests (strictly_inside, gjk/first_support_overlap.hpp:
+/// strict, so a point on the surface, e.g. of touching solids, is left to GJK's contact band).
 template <class A, class B>
   requires has_revolution_overlap<A, B>
 bool support_pair_common_point(const A& a, const B& b, const Pose& b_in_a, const Vec3& sa, const Vec3& sb,

@@ -246,7 +246,7 @@ class Polytope {
   /// always false when has_interior_test() is false. Cost: one pass over the triangles' planes
   /// (vectorised, leaving at the first block of planes the point is outside of); no allocation.
   /// gjk::distance and gjk::intersect use it on cold polytope pairs to find a common point in
-  /// GJK's first support pair (GjkOptions::polytope_overlap).
+  /// GJK's first support pair (GjkOptions::first_support_overlap).
   bool strictly_contains(const Vec3& x) const {
     return planes_padded_ > 0 && detail::inside_planes(data_->planes.data(), planes_padded_, x, interior_margin_);
   }

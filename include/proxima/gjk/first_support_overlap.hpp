@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// A common point of two overlapping solids found in GJK's first support pair, before the loop:
+// gjk::distance and gjk::intersect answer such a pair with it and skip GJK (option
+// GjkOptions::first_support_overlap, cold starts only). For the pairs of solids with an interior
+// test below (Polytope, Box, Ellipsoid, Cylinder, Cone, in any combination) but the cylinder / cone
+// pairs, whose own search (gjk/revolution_overlap.hpp) tests their support pair the same way after
+// the axes; not for rounded shapes (Sphere, Capsule, Rounded: GJK runs on their cores).
+//
+// Why: GJK proves an overlap only by enclosing the origin in a tetrahedron of support points, 3-6
+// iterations (a support call and a sub-distance step each), while on overlapping pairs one of the
+// first two support points usually lies inside the other body: A's farthest point towards B
+// inside B, or B's farthest point towards A inside A. On the benchmark's polytope rows that is 80
+// of 142 overlapping pairs at N = 8, 116 of 135 at N = 32, 133 of 140 at N = 128
+// (docs/benchmarks.md, session 19).
+//
+// The test: the cold run's first support point w = a - b is made in the run's first direction d
+// (first_direction: from A's bounding-sphere centre towards B's), as the run would make it. When
+// d . w <= 0 the support plane already shows the pair apart (or touching): no test. Otherwise b
+// (A's frame) is tested strictly inside A, then a (B's frame) strictly inside B. A true answer is
+// a point of both solids (up to the rounding of its coordinates, far inside GJK's contact band):
+// the pair overlaps, and that point is distance()'s common point. A false answer concludes
+// nothing: the run then starts from that support point, which is the point it would have made
+// first, so the run is the one without the test, bit for bit. Touching pairs (no interior point in
+// common) are left to GJK's contact band.
+//
+// Cost on a pair it does not answer: two point-in-solid tests (for a Polytope, one pass over its
+// triangles' planes that leaves at the first block of 8 planes the point is outside of); nothing
+// when the first support plane shows the pair apart.
+#pragma once
+
+#include <proxima/core/pose.hpp>
+#include <proxima/core/types.hpp>
+#include <proxima/gjk/minkowski_difference.hpp>
+#include <proxima/gjk/revolution_polish.hpp>
+#include <proxima/shapes/box.hpp>
+#include <proxima/shapes/cone.hpp>
+#include <proxima/shapes/cylinder.hpp>
+#include <proxima/shapes/ellipsoid.hpp>
+#include <proxima/shapes/polytope.hpp>
+
+#include <cmath>
+#include <concepts>
+
+namespace proxima::gjk {
+
+namespace detail {
+
+/// Is the local point strictly inside the solid? False on the surface and for NaN. Polytope:
+/// Polytope::strictly_contains (inside every hull triangle's plane by a margin that covers the
+/// planes' rounding; false for flat or large hulls). The others by their equations, exact up to the
+/// rounding of the point itself.
+inline bool strictly_inside(const Polytope& p, const Vec3& x) { return p.strictly_contains(x); }
+inline bool strictly_inside(const Box& b, const Vec3& x) {
+  const Vec3& h = b.half_extents();
+  return std::abs(x.x()) < h.x() && std::abs(x.y()) < h.y() && std::abs(x.z()) < h.z();
+}
+inline bool strictly_inside(const Ellipsoid& e, const Vec3& x) {
+  const Vec3& a = e.semiaxes();
+  const double u = x.x() / a.x(), v = x.y() / a.y(), w = x.z() / a.z();
+  return u * u + v * v + w * w < 1;
+}
+inline bool strictly_inside(const Cylinder& c, const Vec3& p) {
+  return std::abs(p.z()) < c.half_height() && p.x() * p.x() + p.y() * p.y() < c.radius() * c.radius();
+}
+inline bool strictly_inside(const Cone& c, const Vec3& p) {
+  // Below the apex and above the base, and nearer the axis than the side's radius at height z,
+  // R (h - z) / (2 h), squared and multiplied out (no division).
+  const double h = c.half_height();
+  const double above = h - p.z();
+  const double r = c.radius() * above;
+  return p.z() > -h && above > 0 && (p.x() * p.x() + p.y() * p.y()) * (4 * h * h) < r * r;
+}
+
+/// Shapes with an interior test above.
+template <class S>
+inline constexpr bool has_interior_test = requires(const S& s, const Vec3& x) {
+  { strictly_inside(s, x) } -> std::same_as<bool>;
+};
+
+}  // namespace detail
+
+/// True for the pairs distance() and intersect() test GJK's first support pair on: both shapes
+/// have an interior test, and the pair is not a cylinder / cone pair (their own search,
+/// gjk/revolution_overlap.hpp, makes the same test).
+template <class A, class B>
+inline constexpr bool has_first_support_overlap =
+    detail::has_interior_test<A> && detail::has_interior_test<B> && !has_revolution_polish<A, B>;
+
+namespace detail {
+
+/// Is one of GJK's first support points `s` (made in direction d, A's frame; b_in_a: B's pose in
+/// A's frame) strictly inside the other solid? True with that point (A's frame) in `common`.
+template <class A, class B>
+bool first_support_common_point(const A& a, const B& b, const Pose& b_in_a, const Vec3& d, const SupportPoint& s,
+                                Vec3& common) {
+  // d . w <= 0: the plane through w normal to d has all of A - B on or behind it, so the origin
+  // is not inside A - B (apart or touching): no common interior point, no test. False on NaN too.
+  if (!(d.dot(s.w) > 0)) return false;
+  if (strictly_inside(a, s.b)) {
+    common = s.b;
+    return true;
+  }
+  if (strictly_inside(b, b_in_a.apply_inverse(s.a))) {
+    common = s.a;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+}  // namespace proxima::gjk
