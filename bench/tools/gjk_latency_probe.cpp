@@ -33,15 +33,11 @@
 #include <vector>
 using namespace proxima;
 using namespace proxima::bench;
+using tools::median;
 using tools::now_ns;
 using tools::to_pose;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 /// Median over 2,000 samples of 1,000 chained calls each: the latency of one call.
 template <class F>

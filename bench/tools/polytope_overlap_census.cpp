@@ -26,15 +26,11 @@
 #include <vector>
 using namespace proxima;
 using namespace proxima::bench;
+using tools::median;
 using tools::now_ns;
 using tools::to_pose;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 struct Pairs {
   std::vector<std::unique_ptr<Polytope>> shapes;  // a, b of pair i at 2 i, 2 i + 1

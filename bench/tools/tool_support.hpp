@@ -7,13 +7,22 @@
 
 #include <proxima/core/pose.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <vector>
 
 namespace proxima::bench::tools {
 
 inline Pose to_pose(const Placement& p) {
   const auto& q = p.quaternion;
   return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
+}
+
+/// The median (upper middle for an even count) of the samples, taken by value.
+inline double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
 }
 
 inline double now_ns() {

@@ -138,7 +138,7 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
   if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
     const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
     if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
-      return first_support_overlap_result();
+      return gjk::detail::common_point_intersect_answer();
     }
   }
   SmallDifference<Path> md(a, b, b_in_a);
@@ -221,7 +221,7 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
   if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
     const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
     if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
-      return first_support_overlap_result();
+      return gjk::detail::common_point_intersect_answer();
     }
   }
   // MinkowskiDifference::support, w only.
@@ -362,15 +362,6 @@ bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const
   if (!(d.dot(w) > 0)) return false;
   if (a.polytope->strictly_contains(sb)) return true;
   return b.polytope->strictly_contains(Vec3(r.transpose() * (sa - t)));
-}
-
-IntersectResult first_support_overlap_result() {
-  IntersectResult r;
-  r.intersect = true;
-  r.iterations = 0;
-  r.status = Status::converged;
-  r.detail = Detail::origin_enclosed;
-  return r;
 }
 
 KernelPath best_path() { return kHaveAvx2 ? KernelPath::avx2 : KernelPath::portable; }

@@ -68,13 +68,10 @@ struct SmallPolytope {
 /// for the kernels below: the relative pose as its rotation r and translation t (B in A's frame),
 /// the first direction d and the first support pair: sa (A's vertex) and sb (B's vertex placed in
 /// A's frame), all bit for bit the values gjk::intersect computes. True: the element overlaps and
-/// its answer is first_support_overlap_result(). Call it only on elements whose scale is in range
-/// and with options.first_support_overlap set.
+/// its answer is gjk::detail::common_point_intersect_answer(). Call it only on elements whose scale
+/// is in range and with options.first_support_overlap set.
 bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const Mat3& r, const Vec3& t, const Vec3& d,
                            const Vec3& sa, const Vec3& sb);
-/// gjk::intersect's answer when its first support pair shows an overlap: intersect, 0 iterations,
-/// converged, origin_enclosed.
-IntersectResult first_support_overlap_result();
 
 /// Fills `out` and returns true when `shape` holds a Polytope whose support is a scan (fewer than
 /// kPolytopeHillClimbMinVertices vertices); returns false otherwise. No allocation.

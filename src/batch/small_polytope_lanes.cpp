@@ -570,7 +570,7 @@ void intersect_small_polytopes_lanes(const SmallPolytope& a, const SmallPolytope
   // their answer here and never take a lane.
   const auto skip_out_of_range = [&] {
     while (next < m && (!start[next].in_range || start[next].overlap)) {
-      out[next] = start[next].in_range ? first_support_overlap_result()
+      out[next] = start[next].in_range ? gjk::detail::common_point_intersect_answer()
                                        : gjk::detail::out_of_range_result<IntersectResult>();
       ++next;
     }

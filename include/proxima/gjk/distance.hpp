@@ -461,6 +461,17 @@ inline DistanceResult common_point_answer(const Vec3& common) {
   return r;
 }
 
+/// intersect()'s answer for an overlap shown by a common point found without GJK: intersect,
+/// 0 iterations, converged, origin_enclosed.
+inline IntersectResult common_point_intersect_answer() {
+  IntersectResult r;
+  r.intersect = true;
+  r.iterations = 0;
+  r.status = Status::converged;
+  r.detail = Detail::origin_enclosed;
+  return r;
+}
+
 /// distance() with or without storing the final state into `warm` (Store false: the cold
 /// overload, whose WarmStart dies with the call).
 template <bool Store, SupportMap A, SupportMap B>

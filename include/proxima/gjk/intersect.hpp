@@ -48,12 +48,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   if constexpr (kRevolution) {
     Vec3 common, between;
     if (options.revolution_overlap && revolution_overlap_search(md, pose_a, is_cold(warm), common, between, start)) {
-      IntersectResult r;
-      r.intersect = true;
-      r.iterations = 0;
-      r.status = Status::converged;
-      r.detail = Detail::origin_enclosed;
-      return r;
+      return common_point_intersect_answer();
     }
   }
   // Solids with an interior test, cold: GJK's first support pair, tested for a common point (as
@@ -66,12 +61,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
       start.made = true;
       Vec3 common;
       if (first_support_common_point(a, b, b_in_a, start.direction, start.point, common)) {
-        IntersectResult r;
-        r.intersect = true;
-        r.iterations = 0;
-        r.status = Status::converged;
-        r.detail = Detail::origin_enclosed;
-        return r;
+        return common_point_intersect_answer();
       }
     }
   }
