@@ -46,9 +46,9 @@ inline constexpr int kPolytopeHillClimbMinVertices = 48;
 /// (2,044 triangles: 353 -> 520 ns and 240 -> 386 ns; bench/tools/polytope_overlap_census.cpp,
 /// docs/benchmarks.md session 19).
 inline constexpr int kPolytopeInteriorTestMaxPlanes = 1024;
-/// Polytope::strictly_contains: not offered when a hull triangle's rounded plane misses one of
-/// its own corners by more than this times the extent (largest vertex norm): the margin the test
-/// would need makes it useless, and such slivers are rare (unitless).
+/// Polytope::strictly_contains: not offered when the margin its thinnest hull triangle needs (how
+/// far rounding can tilt that triangle's plane within the extent, the largest vertex norm) exceeds
+/// this times the extent: such a sliver would make the test useless, and is rare (unitless).
 inline constexpr double kPolytopeInteriorTestMaxMargin = 1e-9;
 
 /// Superquadric support: tolerance on the surface equation |sum |x_i/a_i|^e_i - 1| of the

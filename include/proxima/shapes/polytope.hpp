@@ -149,13 +149,14 @@ struct PolytopeData {
   /// The interior test of Polytope::strictly_contains: the planes of the hull triangles (unit
   /// outward normal n, offset n . vertex) as structure of arrays nx | ny | nz | offset in one block,
   /// each padded to a multiple of 4 with copies of plane 0. Empty when the test is not offered:
-  /// not a solid, more than kPolytopeInteriorTestMaxPlanes triangles, or a triangle whose rounded
-  /// plane misses its own corners by more than kPolytopeInteriorTestMaxMargin x extent (a sliver).
+  /// not a solid, more than kPolytopeInteriorTestMaxPlanes triangles, or a triangle so thin that
+  /// the margin it needs exceeds kPolytopeInteriorTestMaxMargin x extent (a sliver).
   std::vector<double> planes;
   std::size_t planes_padded = 0;
-  /// How far inside every plane a point must be (length, local frame): four times the largest
-  /// distance of a triangle's corners from its rounded plane, plus 64 ulps of the extent (the
-  /// largest vertex norm) for the test's own rounding.
+  /// How far inside every plane a point must be (length, local frame): how far rounding can tilt
+  /// the thinnest triangle's plane within the extent E (the largest vertex norm), 32 ulps E /
+  /// sin(its angle at the first corner), plus 64 ulps of E for the test's own rounding
+  /// (src/shapes/polytope.cpp, build_interior_test).
   double interior_margin = 0;
 };
 
