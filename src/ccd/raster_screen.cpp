@@ -148,6 +148,113 @@ const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>
   return out;
 }
 
+// Insertion sort of [lo, hi) by `less`, stable (cost only: used on runs that are sorted but for
+// a few records, where it moves little and its comparisons rarely mispredict).
+template <class T, class Less>
+void insertion_sort(T* lo, T* hi, Less less) {
+  for (T* it = lo + 1; it < hi; ++it) {
+    if (!less(*it, *(it - 1))) continue;
+    const T moving = *it;
+    T* to = it;
+    do {
+      *to = *(to - 1);
+      --to;
+    } while (to > lo && less(moving, *(to - 1)));
+    *to = moving;
+  }
+}
+
+// Rows of more records than this are bucketed by hmin before their insertion sort (std::sort
+// too sorts up to 16 elements by insertion).
+constexpr std::size_t kInsertionRun = 16;
+
+// One row's records [first, first + count) by hmin, count > kInsertionRun: a counting sort on
+// buckets, the row's hmin range [least, largest] cut into `count` equal buckets ((hmin - least) *
+// scale rounds monotonically in hmin), then an insertion sort orders the few records sharing a
+// bucket.
+void sort_long_row(PixelRecord* first, std::size_t count, DrawScratch& scratch) {
+  double least = std::numeric_limits<double>::infinity(), largest = -least;
+  for (std::size_t i = 0; i < count; ++i) {
+    least = std::min(least, first[i].hmin);
+    largest = std::max(largest, first[i].hmin);
+  }
+  const double n = static_cast<double>(count), scale = n / (largest - least);
+  std::vector<int>& bucket = scratch.bucket;
+  std::vector<int>& fill = scratch.row_fill;
+  bucket.resize(count);
+  fill.assign(count + 1, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    const double q = (first[i].hmin - least) * scale;
+    // q >= 0 is false for NaN (a row of equal hmin gives 0 * inf, a NaN hmin NaN): bucket 0, left
+    // to the insertion sort. The bound keeps the cast defined.
+    bucket[i] = q >= 0 ? (q < n ? static_cast<int>(q) : static_cast<int>(count) - 1) : 0;
+    ++fill[static_cast<std::size_t>(bucket[i]) + 1];
+  }
+  for (std::size_t b = 1; b <= count; ++b) fill[b] += fill[b - 1];
+  std::vector<PixelRecord>& row = scratch.row;
+  row.resize(count);
+  for (std::size_t i = 0; i < count; ++i) row[static_cast<std::size_t>(fill[static_cast<std::size_t>(bucket[i])]++)] = first[i];
+  std::copy(row.begin(), row.end(), first);
+}
+
+// The records by (row, hmin): a counting sort by row, then each row by hmin (an insertion sort,
+// after sort_long_row for a long row). Cost only: it replaced std::sort within each row, whose
+// comparisons mispredicted on the tori's rows of about 50 records. Records of equal hmin may come
+// in another order than std::sort's (for rows of up to 16 records the same: both sort by
+// insertion); the scans depend on the hmin order only (the answers and the candidate counts are
+// bit-identical, bench/tools/ccd_answer_hash.sh).
+void sort_records(BodyRaster& out, DrawScratch& scratch) {
+  const std::size_t rows = static_cast<std::size_t>(out.row_max - out.row_min) + 1;
+  out.row_start.assign(rows + 1, 0);
+  for (const PixelRecord& p : out.records) ++out.row_start[static_cast<std::size_t>(p.row - out.row_min) + 1];
+  for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
+  std::vector<PixelRecord>& sorted = scratch.sorted;
+  sorted.resize(out.records.size());
+  std::vector<int>& fill = scratch.fill;
+  fill.assign(out.row_start.begin(), out.row_start.end() - 1);
+  for (const PixelRecord& p : out.records)
+    sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
+  for (std::size_t k = 0; k < rows; ++k) {
+    PixelRecord* const first = sorted.data() + out.row_start[k];
+    const std::size_t count = static_cast<std::size_t>(out.row_start[k + 1] - out.row_start[k]);
+    if (count > kInsertionRun) sort_long_row(first, count, scratch);
+    insertion_sort(first, first + count, [](const PixelRecord& p, const PixelRecord& q) { return p.hmin < q.hmin; });
+  }
+  out.records.swap(sorted);  // the old records' storage becomes the next call's scratch
+}
+
+// The vertex records (one per vertex and branch, made at its first projection) by row and h: a
+// counting sort by row, then an insertion sort of each row's few vertices by h. Cost only (it was
+// one std::sort by (row, h)); vertices of equal row and h may come in another order, which the
+// vertex-face scan does not depend on (it sorts its pairs).
+void sort_vertices(BodyRaster& out, DrawScratch& scratch) {
+  if (out.vertices.size() < 2) return;
+  int lo = std::numeric_limits<int>::max(), hi = std::numeric_limits<int>::min();
+  for (const VertexRecord& v : out.vertices) {
+    lo = std::min(lo, v.row);
+    hi = std::max(hi, v.row);
+  }
+  const std::size_t rows = static_cast<std::size_t>(static_cast<long long>(hi) - lo) + 1;
+  auto by_h = [](const VertexRecord& p, const VertexRecord& q) { return p.h < q.h; };
+  // A few vertices, or vertices far apart (rows clamped at +-kFarRow would need a long count): one
+  // sort (std::sort sorts up to 16 by insertion).
+  if (out.vertices.size() <= kInsertionRun || rows > 4 * out.vertices.size()) {
+    std::sort(out.vertices.begin(), out.vertices.end(),
+              [](const VertexRecord& p, const VertexRecord& q) { return p.row != q.row ? p.row < q.row : p.h < q.h; });
+    return;
+  }
+  std::vector<int>& fill = scratch.fill;
+  fill.assign(rows + 1, 0);
+  for (const VertexRecord& v : out.vertices) ++fill[static_cast<std::size_t>(v.row - lo) + 1];
+  for (std::size_t k = 1; k <= rows; ++k) fill[k] += fill[k - 1];
+  std::vector<VertexRecord>& sorted = scratch.sorted_vertices;
+  sorted.resize(out.vertices.size());
+  for (const VertexRecord& v : out.vertices) sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(v.row - lo)]++)] = v;
+  // fill[k] is now the end of row k, fill[k - 1] its start.
+  for (std::size_t k = 0; k < rows; ++k) insertion_sort(sorted.data() + (k == 0 ? 0 : fill[k - 1]), sorted.data() + fill[k], by_h);
+  out.vertices.swap(sorted);
+}
+
 class Drawer {
  public:
   Drawer(const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch,
@@ -364,28 +471,9 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
           west, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge));
     }
   }
-  // Seed section 9, fourth step: bucket sort by row, then by hmin within each row.
-  if (out.row_min <= out.row_max) {
-    const int rows = out.row_max - out.row_min + 1;
-    out.row_start.assign(static_cast<std::size_t>(rows) + 1, 0);
-    for (const PixelRecord& p : out.records) ++out.row_start[static_cast<std::size_t>(p.row - out.row_min) + 1];
-    for (std::size_t k = 1; k < out.row_start.size(); ++k) out.row_start[k] += out.row_start[k - 1];
-    std::vector<PixelRecord>& sorted = scratch.sorted;
-    sorted.resize(out.records.size());
-    std::vector<int>& fill = scratch.fill;
-    fill.assign(out.row_start.begin(), out.row_start.end() - 1);
-    for (const PixelRecord& p : out.records)
-      sorted[static_cast<std::size_t>(fill[static_cast<std::size_t>(p.row - out.row_min)]++)] = p;
-    for (int k = 0; k < rows; ++k) {
-      std::sort(sorted.begin() + out.row_start[static_cast<std::size_t>(k)],
-                sorted.begin() + out.row_start[static_cast<std::size_t>(k) + 1],
-                [](const PixelRecord& p, const PixelRecord& q) { return p.hmin < q.hmin; });
-    }
-    out.records.swap(sorted);  // the old records' storage becomes the next call's scratch
-  }
-  // The vertex records (one per vertex and branch, made at its first projection) by row and h.
-  std::sort(out.vertices.begin(), out.vertices.end(),
-            [](const VertexRecord& p, const VertexRecord& q) { return p.row != q.row ? p.row < q.row : p.h < q.h; });
+  // Seed section 9, fourth step: the records by row and hmin, the vertices by row and h.
+  if (out.row_min <= out.row_max) sort_records(out, scratch);
+  sort_vertices(out, scratch);
 }
 
 }  // namespace proxima::ccd::detail

@@ -133,7 +133,10 @@ struct DrawScratch {
   std::vector<unsigned char> whole_drawn;       ///< per (mesh edge, branch)
   std::vector<ScreenPoint> vertex_projection;  ///< per (mesh vertex, branch)
   std::vector<PixelRecord> sorted;
+  std::vector<VertexRecord> sorted_vertices;
   std::vector<int> fill;
+  std::vector<int> bucket, row_fill;  ///< a long row's buckets (see sort_long_row)
+  std::vector<PixelRecord> row;
 };
 
 /// Draws a body: `canonical` are its vertex positions and `normals` its face normals in the
