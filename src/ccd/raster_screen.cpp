@@ -2,6 +2,7 @@
 // One body drawn on the rasterised collision screen: see raster_screen.hpp.
 #include "core/clamped_int.hpp"
 #include "ccd/raster_screen.hpp"
+#include "ccd/azimuth_atan2.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -73,19 +74,24 @@ RadialRange skip_faces_outside(const std::vector<RadialRange>& faces, const Radi
   return kept;
 }
 
+// azimuth_atan2, not std::atan2 (cost only within the drawing: 94% of its results are the same
+// double, the rest 1 or 2 ulp off). It is not bit-identical downstream: the edge-edge times are
+// refined from windows of the records' screen times, and 522 of the 7,305 edge-edge collisions of
+// bench/tools/ccd_answer_hash.sh (raster) came out up to 4 ulp different; the collisions, their
+// features and the vertex-face times are the same (docs/benchmarks.md, session 20).
 double branch_phi(const Vec3& c, Branch branch) {
   switch (branch) {
     case Branch::principal:
-      return std::atan2(c.x(), c.z());
+      return azimuth_atan2(c.x(), c.z());
     // The clipped parts may carry points a rounding error on the wrong side of x = 0, and points
     // on the cut with x = +-0: the sign of x is forced so that atan2 stays in the branch
     // (atan2(+0.0, z < 0) = pi, atan2(-0.0, z < 0) = -pi; std::min / max would keep either zero).
     case Branch::positive:
-      return std::atan2(c.x() > 0 ? c.x() : 0.0, c.z());
+      return azimuth_atan2(c.x() > 0 ? c.x() : 0.0, c.z());
     case Branch::negative:
-      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z());
+      return azimuth_atan2(c.x() < 0 ? c.x() : -0.0, c.z());
     case Branch::doppel:
-      return std::atan2(c.x() < 0 ? c.x() : -0.0, c.z()) + 2 * std::numbers::pi;
+      return azimuth_atan2(c.x() < 0 ? c.x() : -0.0, c.z()) + 2 * std::numbers::pi;
   }
   return 0;
 }
