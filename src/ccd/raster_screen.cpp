@@ -270,8 +270,11 @@ class Drawer {
         out_(out),
         projected_(scratch.projected),
         whole_drawn_(scratch.whole_drawn),
+        edge_midpoint_(scratch.edge_midpoint),
         vertex_projection_(scratch.vertex_projection) {
     whole_drawn_.assign(kBranches * static_cast<std::size_t>(edges), 0);
+    // Read only where whole_drawn_ is set, so left as it was (cost only: no fill per call).
+    edge_midpoint_.resize(kBranches * static_cast<std::size_t>(edges));
     vertex_projection_.assign(kBranches * static_cast<std::size_t>(vertices), ScreenPoint{});
   }
 
@@ -303,13 +306,26 @@ class Drawer {
       // An edge between two kept faces is drawn by both of their parts: both boundaries count
       // for the crossing parity, but the edge-crossing scan needs it once. A whole edge (both
       // ends are mesh vertices) already drawn whole in this branch is marked virtual for it.
+      // The other part drawing a whole edge (the other face's, the other way round) projects the
+      // same midpoint: (x0 + x1) / 2 is (x1 + x0) / 2 bit for bit, so it takes the first part's
+      // (cost only: nearly every edge is drawn as one piece, so this was most of the edge's cost).
       int crossing_edge = poly[i].edge;
+      const Vec3 xm = (poly[i].x + poly[j].x) / 2;
+      ScreenPoint pm;
       if (crossing_edge >= 0 && poly[i].vertex >= 0 && poly[j].vertex >= 0) {
         const std::size_t key = kBranches * static_cast<std::size_t>(crossing_edge) + static_cast<std::size_t>(branch);
-        if (whole_drawn_[key]) crossing_edge = -1;
+        if (whole_drawn_[key]) {
+          crossing_edge = -1;
+          pm = edge_midpoint_[key];
+        } else {
+          pm = project(xm, branch);
+          edge_midpoint_[key] = pm;
+        }
         whole_drawn_[key] = 1;
+      } else {
+        pm = project(xm, branch);
       }
-      draw_piece(poly[i].x, proj[i], poly[j].x, proj[j], branch, crossing_edge, part, 0);
+      draw_piece(poly[i].x, proj[i], poly[j].x, proj[j], xm, pm, branch, crossing_edge, part, 0);
     }
   }
 
@@ -322,11 +338,10 @@ class Drawer {
 
   // Seed section 9, third step: halve the 3-D piece until its projection is straight to within
   // kDrawErrorPerPixel of a pixel and its screen time linear to within the time resolution.
-  void draw_piece(const Vec3& x0, const ScreenPoint& p0, const Vec3& x1, const ScreenPoint& p1, Branch branch, int edge,
-                  int part, int depth) {
+  // xm = (x0 + x1) / 2 and pm its projection come from the caller.
+  void draw_piece(const Vec3& x0, const ScreenPoint& p0, const Vec3& x1, const ScreenPoint& p1, const Vec3& xm,
+                  const ScreenPoint& pm, Branch branch, int edge, int part, int depth) {
     if (out_.out_of_records) return;
-    const Vec3 xm = (x0 + x1) / 2;
-    const ScreenPoint pm = project(xm, branch);
     const double dr = pm.r - (p0.r + p1.r) / 2, dh = pm.h - (p0.h + p1.h) / 2, dt = pm.t - (p0.t + p1.t) / 2;
     // A time error that the flow turns into less travel than the drawing error is as good as the
     // time resolution: near the axis of a pure rotation the screen time jumps (t = phi / theta)
@@ -336,8 +351,10 @@ class Drawer {
     const bool timely = std::abs(dt) <= set_.time_resolution || std::abs(dt) * speed() <= error;
     const bool straight = dr * dr + dh * dh <= error * error && timely;
     if (!straight && depth < set_.max_subdivision) {
-      draw_piece(x0, p0, xm, pm, branch, edge, part, depth + 1);
-      draw_piece(xm, pm, x1, p1, branch, edge, part, depth + 1);
+      const Vec3 xa = (x0 + xm) / 2, xb = (xm + x1) / 2;
+      const ScreenPoint pa = project(xa, branch), pb = project(xb, branch);
+      draw_piece(x0, p0, xm, pm, xa, pa, branch, edge, part, depth + 1);
+      draw_piece(xm, pm, x1, p1, xb, pb, branch, edge, part, depth + 1);
       return;
     }
     if (!straight) out_.subdivision_capped = true;
@@ -401,6 +418,7 @@ class Drawer {
   BodyRaster& out_;
   std::vector<ScreenPoint>& projected_;
   std::vector<unsigned char>& whole_drawn_;        // per (mesh edge, branch): drawn whole already
+  std::vector<ScreenPoint>& edge_midpoint_;        // per (mesh edge, branch): its projected midpoint
   std::vector<ScreenPoint>& vertex_projection_;  // per (mesh vertex, branch); r NaN: not yet
 };
 

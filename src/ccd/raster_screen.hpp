@@ -131,6 +131,8 @@ struct DrawScratch {
   std::vector<double> values;
   std::vector<ScreenPoint> projected;
   std::vector<unsigned char> whole_drawn;       ///< per (mesh edge, branch)
+  /// Per (mesh edge, branch): the projected midpoint of the whole edge, set when whole_drawn is.
+  std::vector<ScreenPoint> edge_midpoint;
   std::vector<ScreenPoint> vertex_projection;  ///< per (mesh vertex, branch)
   std::vector<PixelRecord> sorted;
   std::vector<VertexRecord> sorted_vertices;
