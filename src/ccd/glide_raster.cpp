@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -81,12 +83,8 @@ void make_geometry(const Mesh& m, const Pose& to_a, Geometry& g) {
   }
 }
 
-// Closest points of two screen segments: parameters (alpha, beta) in [0, 1] and the distance.
-struct Closest2d {
-  double alpha, beta, distance;
-};
-
-[[gnu::always_inline]] inline Closest2d closest_2d(const ScreenSegment& p, const ScreenSegment& q) {
+// The squared distance of the closest points of two screen segments.
+[[gnu::always_inline]] inline double squared_distance_2d(const ScreenSegment& p, const ScreenSegment& q) {
   const Eigen::Vector2d p0(p.r0, p.h0), d(p.r1 - p.r0, p.h1 - p.h0), q0(q.r0, q.h0), e(q.r1 - q.r0, q.h1 - q.h0);
   const Eigen::Vector2d w = p0 - q0;
   const double a = d.squaredNorm(), ee = e.squaredNorm(), b = d.dot(e), c = d.dot(w), f = e.dot(w);
@@ -100,7 +98,7 @@ struct Closest2d {
     t = 1;
     s = a > 0 ? std::clamp((b - c) / a, 0.0, 1.0) : 0.0;
   }
-  return {s, t, (p0 + s * d - q0 - t * e).norm()};
+  return (p0 + s * d - q0 - t * e).squaredNorm();
 }
 
 double point_segment_distance(double r, double h, const ScreenSegment& s) {
@@ -140,61 +138,121 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
     tallest.assign(static_cast<std::size_t>(faces.row_max - faces.row_min) + 1, -1);
   }
   using Iterator = std::span<const PixelRecord>::iterator;
-  auto first_reaching = [&](std::span<const PixelRecord> row, int k, double h) {
+  // The first record of `from`..end failing `pred` (true on a prefix of the row), for a `from` not
+  // past it: a few steps, then a binary search of the rest. The same record std::partition_point
+  // over the whole row gives.
+  auto advance = [](Iterator from, Iterator end, const auto& pred) {
+    for (int step = 0; step < 4 && from < end; ++step, ++from) {
+      if (!pred(*from)) return from;
+    }
+    return std::partition_point(from, end, pred);
+  };
+  auto measure_tallest = [&](std::span<const PixelRecord> row, int k) {
     double& t = tallest[static_cast<std::size_t>(k - faces.row_min)];
     if (t < 0) {
       t = 0;
       for (const PixelRecord& rec : row) t = std::max(t, rec.hmax - rec.hmin);
     }
-    const double back = t + pad;
-    return std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) { return rec.hmin < h - back; });
+    return t;
+  };
+  // The crossing parity of one record's piece with r = v.r (below v.h, or above when count_below
+  // is false).
+  auto cross = [&](const ScreenSegment& s, const VertexRecord& v, bool count_below, unsigned char& st) {
+    if (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
+      const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+      if ((h < v.h) == count_below) st ^= kOddCrossings;
+    }
+  };
+  auto list = [&](unsigned char& st, unsigned char before, int part) {
+    if (st != before && !(st & kListed)) {
+      st |= kListed;
+      touched.push_back(part);
+    }
   };
   auto visit = [&](const PixelRecord& rec, const VertexRecord& v, bool own_row, bool count_below) {
     const ScreenSegment& s = faces.segments[rec.segment];
     unsigned char& st = state[s.part];
     const unsigned char before = st;
-    if (own_row && (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1))) {
-      const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-      if ((h < v.h) == count_below) st ^= kOddCrossings;
-    }
+    if (own_row) cross(s, v, count_below, st);
     if (!(st & kNearBoundary) && rec.hmin <= v.h + pad && rec.hmax >= v.h - pad &&
         point_segment_distance(v.r, v.h, s) <= pad) {
       st |= kNearBoundary;
     }
-    if (st != before && !(st & kListed)) {
-      st |= kListed;
-      touched.push_back(s.part);
-    }
+    list(st, before, s.part);
   };
+  // A record whose h range is more than the pad away from v.h (below `reaching` or from `starting`
+  // on) fails visit's near test: only its crossing counts. And the side of v.h its crossing lies on
+  // is known: the crossing is a point of the record's piece in the vertex's row, so its h lies in
+  // the record's h range, up to rounding far below the pad, and is below v.h when the record is
+  // visited counting below and above otherwise. Cost only: the same parity without the division.
+  auto visit_far = [&](const PixelRecord& rec, const VertexRecord& v) {
+    const ScreenSegment& s = faces.segments[rec.segment];
+    unsigned char& st = state[s.part];
+    const unsigned char before = st;
+    if (std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) st ^= kOddCrossings;
+    list(st, before, s.part);
+  };
+  auto row_of_faces = [&](int k) -> std::span<const PixelRecord> {
+    if (k < faces.row_min || k > faces.row_max) return {};
+    const std::size_t i = static_cast<std::size_t>(k - faces.row_min);
+    return {faces.records.data() + faces.row_start[i],
+            static_cast<std::size_t>(faces.row_start[i + 1] - faces.row_start[i])};
+  };
+  // The vertices come by row and then h, so within a row of vertices `reaching` and `starting` only
+  // move forward in each of the three rows of faces: a sweep from where the previous vertex left
+  // them (reset on a new row, or if h goes down, as only a NaN could make it) instead of two binary
+  // searches per row and vertex (cost only: the same records, see advance).
+  int swept_row = 0;
+  double swept_h = 0;
+  std::array<std::span<const PixelRecord>, 3> rows{};
+  std::array<Iterator, 3> reach_from{}, start_from{};
+  bool swept = false;
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
-    touched.clear();
-    for (int k = v.row - 1; k <= v.row + 1; ++k) {
-      const auto row = faces.row(k);
-      if (row.size() < kLinearScanRecords) {
-        for (const PixelRecord& rec : row) {
-          if (rec.hmin > v.h + pad) break;
-          visit(rec, v, k == v.row, true);
-        }
-        continue;
+    if (!swept || v.row != swept_row || !(v.h >= swept_h)) {
+      for (std::size_t i = 0; i < 3; ++i) {
+        rows[i] = row_of_faces(v.row - 1 + static_cast<int>(i));
+        reach_from[i] = start_from[i] = rows[i].begin();
       }
-      const Iterator reaching = first_reaching(row, k, v.h - pad);
-      const Iterator starting = std::partition_point(row.begin(), row.end(), [&](const PixelRecord& rec) {
-        return rec.hmin <= v.h + pad;
-      });
+      swept = true;
+      swept_row = v.row;
+    }
+    swept_h = v.h;
+    touched.clear();
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int k = v.row - 1 + static_cast<int>(i);
+      const std::span<const PixelRecord> row = rows[i];
+      // A short row is visited from its start, counting below v.h. Otherwise records starting more
+      // than the tallest record (plus a pad against rounding in hmax - hmin) below v.h - pad end
+      // below it.
+      const bool short_row = row.size() < kLinearScanRecords;
+      Iterator reaching = row.begin(), starting = row.begin();
+      if (short_row) {
+        while (starting < row.end() && starting->hmin <= v.h + pad) ++starting;
+      } else {
+        const double low = (v.h - pad) - (measure_tallest(row, k) + pad);
+        reaching = reach_from[i] =
+            advance(reach_from[i], row.end(), [&](const PixelRecord& rec) { return rec.hmin < low; });
+        starting = start_from[i] =
+            advance(start_from[i], row.end(), [&](const PixelRecord& rec) { return rec.hmin <= v.h + pad; });
+      }
+      const Iterator near_from = std::min(reaching, starting);
       if (k != v.row) {
         // Neighbouring rows only hold records near the vertex.
-        for (Iterator it = reaching; it < starting; ++it) visit(*it, v, false, true);
+        for (Iterator it = near_from; it < starting; ++it) visit(*it, v, false, true);
         continue;
       }
       // The vertex's row: the parity of the part boundary's crossings of r = v.r below v.h, or,
       // when fewer records lie that way, above (h >= v.h: the same parity, since a closed boundary
       // crosses the line an even number of times and every crossing has a record in this row;
       // not relied on when records are missing).
-      if (!faces.out_of_records && row.end() - reaching < starting - row.begin()) {
-        for (Iterator it = reaching; it < row.end(); ++it) visit(*it, v, true, false);
+      if (!short_row && !faces.out_of_records && row.end() - reaching < starting - row.begin()) {
+        const Iterator near_to = std::max(reaching, starting);
+        for (Iterator it = reaching; it < near_to; ++it) visit(*it, v, true, false);
+        for (Iterator it = near_to; it < row.end(); ++it) visit_far(*it, v);
       } else {
-        for (Iterator it = row.begin(); it < starting; ++it) visit(*it, v, true, true);
+        for (Iterator it = row.begin(); it < near_from; ++it) visit_far(*it, v);
+        for (Iterator it = near_from; it < starting; ++it) visit(*it, v, true, true);
       }
     }
     for (int part : touched) {
@@ -286,6 +344,8 @@ struct EdgeScratch {
   std::vector<int> row_start_b;
   std::vector<double> tallest_b;
   std::vector<int> group;
+  std::vector<std::array<int, 2>> tested_b;
+  std::vector<int> window_of_b;
 };
 
 // The screen time per screen length of a piece (how far its time moves along the pad).
@@ -295,20 +355,32 @@ double time_per_length(const ScreenSegment& s) {
 }
 
 // The window of a record pair (A's piece sa in row ka with its times ta, B's sb in row kb with
-// tb), or nothing when it misses the step; joined with the last window found when it is the same
-// edge pair and they overlap or touch (as the merge in edge_candidates would join them).
+// tb), or nothing when it misses the step; joined with an earlier window when it is the same edge
+// pair and they overlap or touch (as the merge in edge_candidates would join them: the merged
+// windows are the connected parts of the union of the closed windows, whichever are joined
+// first). The earlier window is the last one found, or, given `window_of_b` (per edge of B, the
+// index in `out` of the last window found with it, -1 for none), the last one found with sb's edge
+// (it is the last one when that is the same edge pair).
 [[gnu::always_inline]] inline void add_window(const ScreenSegment& sa, const ScreenSegment& sb, const RecordTimes& ta,
-                                              const RecordTimes& tb, double pad, std::vector<EdgeCandidate>& out) {
+                                              const RecordTimes& tb, double pad, std::vector<EdgeCandidate>& out,
+                                              int* window_of_b = nullptr) {
   const double w = 2 * (sa.time_error + sb.time_error) + 2 * pad * (ta.per_length + tb.per_length);
   const double lo = ta.lo - tb.hi - w, hi = ta.hi - tb.lo + w;
   if (hi < 0 || lo > 1) return;
-  if (!out.empty()) {
-    EdgeCandidate& last = out.back();
-    if (last.edge_a == sa.edge && last.edge_b == sb.edge && lo <= last.hi && last.lo <= hi) {
-      last.lo = std::min(last.lo, lo);
-      last.hi = std::max(last.hi, hi);
-      return;
+  auto join = [&](EdgeCandidate& earlier) {
+    if (earlier.edge_a == sa.edge && earlier.edge_b == sb.edge && lo <= earlier.hi && earlier.lo <= hi) {
+      earlier.lo = std::min(earlier.lo, lo);
+      earlier.hi = std::max(earlier.hi, hi);
+      return true;
     }
+    return false;
+  };
+  if (window_of_b != nullptr) {
+    int& last = window_of_b[sb.edge];
+    if (last >= 0 && join(out[static_cast<std::size_t>(last)])) return;
+    last = static_cast<int>(out.size());
+  } else if (!out.empty() && join(out.back())) {
+    return;
   }
   out.push_back({sa.edge, sb.edge, lo, hi});
 }
@@ -317,10 +389,11 @@ double time_per_length(const ScreenSegment& s) {
 // rows. Each segment's records are recomputed (record_span, the numbers draw_body stored) in its
 // rows (row_of of its ends, clamped to the rows its body was drawn in, as draw_body clamps them):
 // for every pair of segments whose rows come within one and whose h extents within the pad (plus a
-// rounding allowance, since a record's ends are interpolated), and that pass closest_2d, every A
-// record and B record of them in rows at most one apart that pass the row scan's h tests give the
-// row scan's window. The row scan finds exactly those pairs (its skips only pass records that fail
-// the h tests), so the windows are the same and so is their union, which is all the merge keeps.
+// rounding allowance, since a record's ends are interpolated), and that come within the pad of each
+// other, every A record and B record of them in rows at most one apart that pass the row scan's h
+// tests give the row scan's window. The row scan finds exactly those pairs (its skips only pass
+// records that fail the h tests), so the windows are the same and so is their union, which is all
+// the merge keeps.
 void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
                               std::vector<EdgeCandidate>& out) {
   auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments) {
@@ -336,6 +409,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   };
   list(a, scratch.segments_a);
   list(b, scratch.segments_b);
+  const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
     const double tpl_a = time_per_length(sa);
@@ -344,7 +418,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
       const double allowance = 1e-12 * (std::abs(ea.hlo) + std::abs(ea.hhi) + std::abs(eb.hlo) + std::abs(eb.hhi));
       if (eb.hlo > ea.hhi + pad + allowance || eb.hhi < ea.hlo - pad - allowance) continue;
       const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
-      if (closest_2d(sa, sb).distance > pad) continue;
+      if (squared_distance_2d(sa, sb) > reach) continue;
       const double tpl_b = time_per_length(sb);
       // A's rows within one of B's.
       const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
@@ -371,8 +445,8 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   }
 }
 
-// The row scan (seed section 9, sixth step); inlined, as are the merge below and closest_2d (out of
-// line they cost the tori about 0.5% more instructions).
+// The row scan (seed section 9, sixth step); inlined, as are the merge below and
+// squared_distance_2d (out of line they cost the tori about 0.5% more instructions).
 [[gnu::always_inline]] inline void edge_windows_by_rows(const BodyRaster& a, const BodyRaster& b, double pad,
                                                         double pixel, EdgeScratch& scratch,
                                                         std::vector<EdgeCandidate>& out) {
@@ -404,6 +478,28 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
     }
     row_start_b[rows] = static_cast<int>(records_b.size());
   }
+  // Per piece of B, the last two pieces of A measured against it, each as 2 index + 1 when within
+  // the pad, 2 index when not (-1: none). A pair of pieces has a record pair in each pair of their
+  // rows at most one apart that pass the h tests (on the tori two on average): their distance is
+  // measured once for most pairs (cost only: the same function of the same two pieces).
+  std::vector<std::array<int, 2>>& tested_b = scratch.tested_b;
+  tested_b.assign(b.segments.size(), {-1, -1});
+  const double reach = squared_reach(pad);
+  auto near = [&](int ia, const ScreenSegment& sa, int ib) {
+    std::array<int, 2>& tested = tested_b[static_cast<std::size_t>(ib)];
+    const int within = 2 * ia + 1;
+    if ((tested[0] | 1) == within) return tested[0] == within;
+    if ((tested[1] | 1) == within) return tested[1] == within;
+    const bool result = !(squared_distance_2d(sa, b.segments[ib]) > reach);
+    tested[1] = tested[0];
+    tested[0] = result ? within : within - 1;
+    return result;
+  };
+  // Per edge of B, the window last found with it (add_window).
+  int edges_b = 0;
+  for (const ScreenSegment& sb : b.segments) edges_b = std::max(edges_b, sb.edge + 1);
+  std::vector<int>& window_of_b = scratch.window_of_b;
+  window_of_b.assign(static_cast<std::size_t>(edges_b), -1);
   auto edge_row_b = [&](int kb) -> std::span<const PixelRecord> {
     if (kb < b.row_min || kb > b.row_max) return {};
     const std::size_t k = static_cast<std::size_t>(kb - b.row_min);
@@ -447,11 +543,11 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
           const PixelRecord& pb = row[j];
           if (pb.hmin > pa.hmax + pad) break;
           if (pb.hmax < pa.hmin - pad) continue;
+          if (!near(pa.segment, sa, pb.segment)) continue;
           const ScreenSegment& sb = b.segments[pb.segment];
-          if (closest_2d(sa, sb).distance > pad) continue;
           const RecordTimes ta = record_times(a.records, a.segments, times_a, pa);
           const RecordTimes tb = record_times(records_b, b.segments, times_b, pb);
-          add_window(sa, sb, ta, tb, pad, out);
+          add_window(sa, sb, ta, tb, pad, out, window_of_b.data());
         }
       }
     }
@@ -955,6 +1051,29 @@ thread_local Workspace t_workspace;
 
 // Cold, as ccd::release_thread_storage (screw_collisions.cpp).
 [[gnu::cold]] void release_raster_storage() { t_workspace = Workspace{}; }
+
+// sqrt is correctly rounded, hence monotone, so x > the largest x' with sqrt(x') <= pad exactly
+// when sqrt(x) > pad (NaN: neither). The edge scans compare the squared distance of two pieces
+// with it: the same decision as comparing their distance (Eigen's norm() is the square root of
+// squaredNorm()), without the square root's latency. Cost only.
+double squared_reach(double pad) {
+  // A negative pad: sqrt(x) > pad for every x but NaN; a NaN pad: for none.
+  if (!(pad >= 0)) return pad < 0 ? -std::numeric_limits<double>::infinity() : pad;
+  // The neighbours of a non-negative double are one apart in its bits (no libm call).
+  auto down = [](double x) { return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1); };
+  auto up = [](double x) { return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) + 1); };
+  double x = pad * pad;
+  while (x > 0 && std::sqrt(x) > pad) x = down(x);
+  while (x < std::numeric_limits<double>::infinity() && std::sqrt(up(x)) <= pad) x = up(x);
+  return x;
+}
+
+std::vector<std::pair<int, int>> vertex_face_scan(const BodyRaster& points, const BodyRaster& faces, double pad) {
+  VertexFaceScratch scratch;
+  std::vector<std::pair<int, int>> out;
+  vertex_face_candidates(points, faces, pad, scratch, out);
+  return out;
+}
 
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull,

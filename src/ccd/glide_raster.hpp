@@ -5,6 +5,8 @@
 #include <proxima/ccd/screw_collisions.hpp>
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace proxima::ccd::detail {
 
@@ -41,6 +43,18 @@ enum class EdgeScan : std::uint8_t { by_size, rows, segments };
 ScrewResult raster_screw_collisions(const mesh::Mesh& a, const Pose& a_start, const Pose& a_end, const mesh::Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options,
                                     bool cull = true, EdgeScan edge_scan = EdgeScan::by_size);
+
+struct BodyRaster;
+
+/// The largest x with sqrt(x) <= pad (-inf for a negative pad, NaN for a NaN one): for every x,
+/// NaN included, x > squared_reach(pad) exactly when sqrt(x) > pad. The edge-crossing scans
+/// compare squared distances with it.
+double squared_reach(double pad);
+
+/// Step 5 for one direction: the (vertex of `points`, face of `faces`) candidate pairs, sorted and
+/// unique, as raster_screw_collisions finds them (for the tests, which compare the scan with a
+/// brute force over every record).
+std::vector<std::pair<int, int>> vertex_face_scan(const BodyRaster& points, const BodyRaster& faces, double pad);
 
 /// Frees the calling thread's raster workspace (ccd::release_thread_storage).
 void release_raster_storage();

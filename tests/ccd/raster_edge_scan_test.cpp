@@ -12,9 +12,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace proxima::ccd {
 namespace {
@@ -84,6 +87,47 @@ TEST(RasterEdgeScan, SegmentPairsGiveTheRowScansResult) {
     }
   }
   EXPECT_GT(with_edge_collisions, 20);  // the edge-edge candidates were put to use
+}
+
+// Both scans compare the squared distance of two pieces with squared_reach(pad) instead of the
+// distance with the pad: x > squared_reach(pad) must hold exactly when sqrt(x) > pad. Checked at
+// and around the threshold (the squares of the pad and its neighbours and the reach's neighbours,
+// each with its own ten neighbours) and at random x, for the scans' pads over a range of pixel
+// sizes, random pads, and the edge cases (0, the smallest and largest doubles, infinity, negative,
+// NaN).
+TEST(RasterEdgeScan, SquaredReachDecidesAsTheDistance) {
+  const std::uint64_t seed = 5120;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> exponent(-300, 300);
+  std::vector<double> pads = {0, std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(),
+                              1, std::numeric_limits<double>::max(), std::numeric_limits<double>::infinity(), -1,
+                              std::numeric_limits<double>::quiet_NaN()};
+  for (double pixel : {kCcdRasterPixelSizeMedium, kCcdRasterPixelSizeLow, kCcdRasterPixelSizeHigh}) {
+    for (double scale = 0.01; scale < 1000; scale *= 1.37) pads.push_back(pixel * scale / 4);
+  }
+  for (int k = 0; k < 2000; ++k) pads.push_back(std::pow(2.0, exponent(rng)) * (1 + static_cast<double>(k % 97) / 97));
+  auto steps = [](double x, int by) {
+    for (; by > 0 && x < std::numeric_limits<double>::infinity(); --by) x = std::nextafter(x, HUGE_VAL);
+    for (; by < 0 && x > 0; ++by) x = std::nextafter(x, 0.0);
+    return x;
+  };
+  int checked = 0, near_threshold = 0;
+  for (const double pad : pads) {
+    const double reach = detail::squared_reach(pad);
+    std::vector<double> xs = {0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+    for (double centre : {pad * pad, reach, steps(pad, 1) * steps(pad, 1), steps(pad, -1) * steps(pad, -1)}) {
+      if (!(centre >= 0)) continue;
+      for (int by = -10; by <= 10; ++by) xs.push_back(steps(centre, by));
+    }
+    for (int k = 0; k < 20; ++k) xs.push_back(std::pow(2.0, exponent(rng)));
+    for (const double x : xs) {
+      ASSERT_EQ(x > reach, std::sqrt(x) > pad) << "seed " << seed << " pad " << pad << " x " << x;
+      ++checked;
+      near_threshold += std::abs(x - pad * pad) <= 1e-12 * pad * pad ? 1 : 0;
+    }
+  }
+  EXPECT_GT(checked, 100000);
+  EXPECT_GT(near_threshold, 50000);
 }
 
 }  // namespace
