@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internal: a check of the exact mode's runs of B's features and a switch for its runs of A's
-// (src/ccd/screw_collisions.cpp), for tests/ccd/exact_cull_test.cpp.
+// Internal: a check of the exact mode's runs of B's features, a switch for its runs of A's and one
+// for its grids' AVX2 loop (src/ccd/screw_collisions.cpp), for tests/ccd/exact_cull_test.cpp.
 #pragma once
 
 #include <proxima/core/pose.hpp>
@@ -22,5 +22,12 @@ double exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const mesh
 // a deliberately broken cull, which the test must catch). Per thread; queries read it at their start.
 enum class ARunsUse { used, off, shrunk };
 void set_a_runs_use_for_tests(ARunsUse use);
+
+// Whether the exact mode's feature grids may test four spheres at a time with AVX2 (where the
+// processor has it; else they take the SSE2 loop), for tests/ccd/exact_cull_test.cpp: both loops
+// must give the same answers bit for bit. Per thread; queries read it at their start.
+void set_grid_avx2_for_tests(bool allowed);
+// True when the processor has AVX2 and the library was built with the SSE2 loops it stands in for.
+bool grid_avx2_available();
 
 }  // namespace proxima::ccd::detail

@@ -18,12 +18,15 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <immintrin.h>
 #define PROXIMA_CCD_SSE2 1
 #endif
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -192,6 +195,40 @@ constexpr int kMaxGridCells = 32;
 // 2, 3, 4, 8, 12, 16 within 1% of each other but on the car (2: +1.9%) and the tori (16: +3.6%)).
 constexpr long kScanAllSpheresPerRow = 4;
 
+#ifdef PROXIMA_CCD_SSE2
+// The grid queries' sphere tests four at a time where the processor has AVX2 (runtime check: the
+// library is built for baseline x86-64). Cost only: the same operations in the same order on each
+// lane as the SSE2 loop of SphereGrid::test_run (no FMA: the target adds AVX2 alone), so the same
+// decisions. The grid queries were about a third of the exact mode's time over all collisions of
+// the tori (perf, docs/benchmarks.md, session 20).
+const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+// detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
+thread_local bool t_grid_avx2_allowed = true;
+
+// Bit k (k < n <= 64) set when sphere k of the coordinate lists x, y, z, r overlaps the ball
+// (c, rq) enlarged by pad: ((r[k] + rq) + pad)^2 >= ((dx^2 + dy^2) + dz^2), dx = x[k] - c.x. Reads
+// up to three entries past n (the lists' padding, see SphereGrid::build).
+__attribute__((target("avx2"))) std::uint64_t overlap_mask_avx2(const double* x, const double* y, const double* z,
+                                                               const double* r, int n, double cx, double cy,
+                                                               double cz, double rq, double pad) {
+  const __m256d vx = _mm256_set1_pd(cx), vy = _mm256_set1_pd(cy), vz = _mm256_set1_pd(cz);
+  const __m256d vr = _mm256_set1_pd(rq), vp = _mm256_set1_pd(pad);
+  std::uint64_t mask = 0;
+  for (int k = 0; k < n; k += 4) {
+    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + k), vx);
+    const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + k), vy);
+    const __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + k), vz);
+    const __m256d d2 =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+    const __m256d rr = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(r + k), vr), vp);
+    // _CMP_LE_OS: _mm_cmple_pd's predicate (false on NaN).
+    const int hits = _mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_mul_pd(rr, rr), _CMP_LE_OS));
+    mask |= static_cast<std::uint64_t>(static_cast<unsigned>(hits)) << k;
+  }
+  return n < 64 ? mask & ((std::uint64_t{1} << n) - 1) : mask;
+}
+#endif
+
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
 // feature lives in exactly one cell, so no pair is visited twice. A query reports the spheres in
@@ -214,7 +251,7 @@ class SphereGrid {
     const std::size_t cells = all_start_.size() - 1;
     start_.resize(cells + 1);
     ids_.resize(order_.size());
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->resize(order_.size() + 1);
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) list->resize(order_.size() + kListPadding);
     std::size_t listed = 0;
     for (std::size_t c = 0; c < cells; ++c) {
       start_[c] = static_cast<int>(listed);
@@ -235,8 +272,18 @@ class SphereGrid {
     }
     start_[cells] = static_cast<int>(listed);
     ids_.resize(listed);
-    // One more (zero) entry than listed: the tests read spheres two at a time (see test_run).
-    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) (*list)[listed] = 0.0;
+    // Zero entries after the listed ones: the tests read spheres two (SSE2) or four (AVX2) at a
+    // time (see test_run).
+    for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) {
+      std::fill(list->begin() + static_cast<std::ptrdiff_t>(listed), list->end(), 0.0);
+    }
+  }
+
+  // Whether the queries test four spheres at a time with AVX2 (cost only: the same decisions).
+  void use_avx2([[maybe_unused]] bool on) {
+#ifdef PROXIMA_CCD_SSE2
+    avx2_ = on && kCcdHaveAvx2;
+#endif
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
@@ -315,6 +362,15 @@ class SphereGrid {
   template <class Fn>
   [[gnu::always_inline]] void test_run(int q0, int q1, const Vec3& c, double r, double pad, const Fn& fn) const {
 #ifdef PROXIMA_CCD_SSE2
+    if (avx2_) {
+      for (int q = q0; q < q1; q += 64) {
+        const std::size_t i = static_cast<std::size_t>(q);
+        std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
+                                               std::min(64, q1 - q), c.x(), c.y(), c.z(), r, pad);
+        for (; hits != 0; hits &= hits - 1) fn(ids_[i + static_cast<std::size_t>(std::countr_zero(hits))]);
+      }
+      return;
+    }
     const __m128d cx = _mm_set1_pd(c.x()), cy = _mm_set1_pd(c.y()), cz = _mm_set1_pd(c.z());
     const __m128d rb = _mm_set1_pd(r), pb = _mm_set1_pd(pad);
     for (int q = q0; q < q1; q += 2) {
@@ -356,7 +412,10 @@ class SphereGrid {
   Vec3 inv_cell_ = Vec3::Zero();
   std::vector<int> start_;
   std::vector<int> ids_;
-  std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and a 0 after)
+  bool avx2_ = false;  // test_run's AVX2 loop (set per query by use_avx2)
+  // Zero entries after the listed ones in x_, y_, z_, r_: test_run reads up to three past a run.
+  static constexpr std::size_t kListPadding = 3;
+  std::vector<double> x_, y_, z_, r_;  // per entry of ids_, its sphere's centre and radius (and 0s after)
   double max_radius_ = 0;
   std::vector<int> cell_of_;  // each sphere's cell
   std::vector<int> order_, all_start_;  // all the spheres in the grid's order, and where each cell's begin
@@ -733,6 +792,20 @@ void detail::validate_screw_options(const ScrewOptions& o) {
 
 void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 
+void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
+#ifdef PROXIMA_CCD_SSE2
+  t_grid_avx2_allowed = allowed;
+#endif
+}
+
+bool detail::grid_avx2_available() {
+#ifdef PROXIMA_CCD_SSE2
+  return kCcdHaveAvx2;
+#else
+  return false;
+#endif
+}
+
 double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                                       const Pose& b_end) {
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
@@ -884,6 +957,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // others were skipped first thing for every pair.
   a_edges.build(body_a.es, &a_edge_ok, a_kept);
   a_faces.build(body_a.fs, &a_face_back, a_kept);
+#ifdef PROXIMA_CCD_SSE2
+  for (SphereGrid* grid : {&a_vertices, &a_edges, &a_faces}) grid->use_avx2(t_grid_avx2_allowed);
+#endif
   Solver solver(body_a, body_b, screw, options, scale);
   // Per sphere of B, the speed bound of its points (constant along the motion), and per edge of B
   // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk

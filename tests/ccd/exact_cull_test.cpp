@@ -265,5 +265,45 @@ TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) 
   EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 11
 }
 
+// The feature grids' AVX2 sphere tests (four at a time, where the processor has AVX2) decide as
+// their SSE2 loop: every answer, all collisions and first contact, bit for bit.
+TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
+  if (!detail::grid_avx2_available()) GTEST_SKIP() << "no AVX2 here: only the SSE2 loop runs";
+  const std::uint64_t seed = 3203;
+  std::mt19937_64 rng(seed);
+  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
+  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const std::array<std::pair<const Mesh*, const Mesh*>, 6> pairs = {
+      {{&torus, &torus}, {&prism, &torus}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&car, &car}}};
+  int collisions = 0;
+  for (int k = 0; k < 60; ++k) {
+    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
+    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
+    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+    ScrewOptions o;
+    o.first_contact_only = k % 2 == 1;
+    auto answer = [&](bool avx2) {
+      detail::set_grid_avx2_for_tests(avx2);
+      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, o);
+      detail::set_grid_avx2_for_tests(true);
+      return r;
+    };
+    const ScrewResult sse2 = answer(false), avx2 = answer(true);
+    ASSERT_EQ(sse2.collisions.size(), avx2.collisions.size()) << "seed " << seed << " motion " << k;
+    EXPECT_EQ(sse2.candidate_pairs, avx2.candidate_pairs) << "seed " << seed << " motion " << k;
+    EXPECT_EQ(sse2.iterations, avx2.iterations) << "seed " << seed << " motion " << k;
+    for (std::size_t i = 0; i < sse2.collisions.size(); ++i) {
+      const Collision& p = sse2.collisions[i];
+      const Collision& q = avx2.collisions[i];
+      ASSERT_TRUE(p.type == q.type && p.vertex == q.vertex && p.face == q.face && p.edge_a == q.edge_a &&
+                  p.edge_b == q.edge_b && p.time == q.time && p.point == q.point && p.normal == q.normal &&
+                  p.properness == q.properness)
+          << "seed " << seed << " motion " << k << " collision " << i;
+    }
+    collisions += static_cast<int>(sse2.collisions.size());
+  }
+  EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
+}
+
 }  // namespace
 }  // namespace proxima::ccd
