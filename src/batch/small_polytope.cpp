@@ -135,11 +135,12 @@ IntersectResult intersect_impl(const SmallPolytope& a, const Pose& pose_a, const
   // gjk::detail::first_direction without a warm direction
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
+  // The first support pair is not handed to the run here (measured: instructions -3.6% at N = 8,
+  // +1.9% at N = 32 with the start simplex's zero-fill and copy; docs/benchmarks.md, session 20):
+  // the run remakes the same point.
   if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
     const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
-    if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
-      return gjk::detail::common_point_intersect_answer();
-    }
+    if (first_support_overlap(a, b, b_in_a, direction, first)) return gjk::detail::common_point_intersect_answer();
   }
   SmallDifference<Path> md(a, b, b_in_a);
   const gjk::detail::GjkRun run =
@@ -218,20 +219,22 @@ IntersectResult lean_intersect(const SmallPolytope& a, const Pose& pose_a, const
   if (!gjk::detail::scale_in_range(scale)) return gjk::detail::out_of_range_result<IntersectResult>();
   Vec3 direction = b_in_a.apply(b.sphere.center) - a.sphere.center;
   if (!(direction.squaredNorm() > 0)) direction = Vec3::UnitX();
-  if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
-    const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
-    if (first_support_overlap(a, b, b_in_a.rotation(), b_in_a.translation(), direction, first.a, first.b)) {
-      return gjk::detail::common_point_intersect_answer();
-    }
-  }
   // MinkowskiDifference::support, w only.
   const auto support = [&](const Vec3& d) { return Support::w(a, b, b_in_a, d); };
+  Vec3 first_w;  // the run's first support point
+  if (options.first_support_overlap) {  // gjk::intersect's first support pair (cold start)
+    const gjk::SupportPoint first = support_portable(a, b, b_in_a, direction);
+    if (first_support_overlap(a, b, b_in_a, direction, first)) return gjk::detail::common_point_intersect_answer();
+    first_w = first.w;  // the same w as support(direction): the same scans' vertices
+  } else {
+    first_w = support(direction);
+  }
   const double margin = 0.0;  // MinkowskiDifference::margin() of two polytopes
   const double contact_sq = options.absolute_tolerance * scale * scale;
   // The start: one support point; reduce_simplex keeps it and v = w (a NaN restart would
   // recompute the same point, so it is left out).
   std::array<Vec3, 4> simplex;
-  simplex[0] = support(direction);
+  simplex[0] = first_w;
   int size = 1;
   Vec3 v = simplex[0];
   double vv = v.squaredNorm();
@@ -352,16 +355,6 @@ bool load_small_polytope(const AnyConvex& shape, SmallPolytope& out) {
   out.sphere = p->bounding_sphere();
   out.polytope = p;
   return true;
-}
-
-bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const Mat3& r, const Vec3& t, const Vec3& d,
-                           const Vec3& sa, const Vec3& sb) {
-  // gjk::detail::first_support_common_point on the same values: w = sa - sb as the support
-  // computes it, then Pose::apply_inverse's expression for sa in B's frame.
-  const Vec3 w = sa - sb;
-  if (!(d.dot(w) > 0)) return false;
-  if (a.polytope->strictly_contains(sb)) return true;
-  return b.polytope->strictly_contains(Vec3(r.transpose() * (sa - t)));
 }
 
 KernelPath best_path() { return kHaveAvx2 ? KernelPath::avx2 : KernelPath::portable; }

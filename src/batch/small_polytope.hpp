@@ -41,6 +41,7 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/results.hpp>
 #include <proxima/core/tolerance.hpp>
+#include <proxima/gjk/first_support_overlap.hpp>
 #include <proxima/gjk/options.hpp>
 #include <proxima/shapes/any_convex.hpp>
 #include <proxima/shapes/polytope.hpp>
@@ -64,14 +65,20 @@ struct SmallPolytope {
   const Polytope* polytope = nullptr;  ///< the polytope itself (its interior test)
 };
 
-/// gjk::intersect's first-support-pair test (gjk/first_support_overlap.hpp, GjkOptions::first_support_overlap)
-/// for the kernels below: the relative pose as its rotation r and translation t (B in A's frame),
-/// the first direction d and the first support pair: sa (A's vertex) and sb (B's vertex placed in
-/// A's frame), all bit for bit the values gjk::intersect computes. True: the element overlaps and
-/// its answer is gjk::detail::common_point_intersect_answer(). Call it only on elements whose scale
-/// is in range and with options.first_support_overlap set.
-bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const Mat3& r, const Vec3& t, const Vec3& d,
-                           const Vec3& sa, const Vec3& sb);
+/// gjk::intersect's first-support-pair test (gjk::detail::first_support_common_point on the two
+/// Polytopes, GjkOptions::first_support_overlap) for the kernels below: b_in_a (a Pose, or an
+/// element of a PoseGroup with Pose::apply_inverse's arithmetic), the first direction d and the
+/// first support pair s (w, A's vertex, B's vertex placed in A's frame), all bit for bit the
+/// values gjk::intersect computes. True: the element overlaps and its answer is
+/// gjk::detail::common_point_intersect_answer(). Call it only on elements whose scale is in range
+/// and with options.first_support_overlap set. One implementation with the scalar query, so the
+/// two cannot drift apart.
+template <class Frame>
+bool first_support_overlap(const SmallPolytope& a, const SmallPolytope& b, const Frame& b_in_a, const Vec3& d,
+                           const gjk::SupportPoint& s) {
+  Vec3 common;
+  return gjk::detail::first_support_common_point(*a.polytope, *b.polytope, b_in_a, d, s, common);
+}
 
 /// Fills `out` and returns true when `shape` holds a Polytope whose support is a scan (fewer than
 /// kPolytopeHillClimbMinVertices vertices); returns false otherwise. No allocation.

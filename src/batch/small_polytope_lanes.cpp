@@ -447,6 +447,20 @@ PROXIMA_AVX2_INLINE V3 apply(const D* r, const D* t, const V3& v) {
           add(add(mul(r[6], v.x), add(mul(r[7], v.y), mul(r[8], v.z))), t[2])};
 }
 
+// Element e of a PoseGroup as the frame of gjk::detail::first_support_common_point: Pose's
+// apply_inverse expression on its entries, read only when that test needs them (not when B's
+// support point is already inside A).
+struct GroupElementPose {
+  const PoseGroup& g;
+  std::size_t e;
+  Vec3 apply_inverse(const Vec3& p) const {
+    Mat3 r;
+    for (int i = 0; i < 9; ++i) r(i / 3, i % 3) = g.r[i][e];
+    const Vec3 t(g.t[0][e], g.t[1][e], g.t[2][e]);
+    return r.transpose() * (p - t);
+  }
+};
+
 // The starts of elements [0, count) (count <= PoseGroup::kSize), 4 at a time in the lanes: the
 // query scale and first direction of gjk::intersect, and the first support along it.
 constexpr std::size_t kGroup = PoseGroup::kSize;
@@ -497,12 +511,10 @@ __attribute__((target("avx2"))) void starts(const SmallPolytope& a, const SmallP
       const bool in_range = gjk::detail::scale_in_range(sc[l]);
       bool overlap = false;
       if (in_range && options.first_support_overlap) {
-        const std::size_t e = first + l;
-        Mat3 rotation;
-        for (int i = 0; i < 9; ++i) rotation(i / 3, i % 3) = g.r[i][e];
-        const Vec3 translation(g.t[0][e], g.t[1][e], g.t[2][e]);
-        overlap = first_support_overlap(a, b, rotation, translation, Vec3(lane[6][l], lane[7][l], lane[8][l]),
-                                        Vec3(lane[0][l], lane[1][l], lane[2][l]), Vec3(lane[3][l], lane[4][l], lane[5][l]));
+        const GroupElementPose b_in_a{g, first + l};
+        const gjk::SupportPoint s{Vec3(wx[l], wy[l], wz[l]), Vec3(lane[0][l], lane[1][l], lane[2][l]),
+                                  Vec3(lane[3][l], lane[4][l], lane[5][l])};
+        overlap = first_support_overlap(a, b, b_in_a, Vec3(lane[6][l], lane[7][l], lane[8][l]), s);
       }
       out[first + l] = {Vec3(wx[l], wy[l], wz[l]), cs[l], bd[l], in_range, overlap};
     }

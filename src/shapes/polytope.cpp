@@ -450,8 +450,9 @@ RawHull build_hull(std::span<const Vec3> input) {
 
 namespace {
 
-/// PolytopeData::planes and interior_margin from the hull triangles (solids of at most
-/// kPolytopeInteriorTestMaxPlanes triangles; left empty otherwise, see PolytopeData). Why the
+/// The interior test's planes (appended to PolytopeData::coords), planes_padded and interior_margin
+/// from the hull triangles (solids of at most kPolytopeInteriorTestMaxPlanes triangles; no test
+/// otherwise, see PolytopeData). Why the
 /// triangles' planes are enough: the hull is the intersection of its facets' halfspaces, and every
 /// triangle lies in a facet. Each plane is n / |n| with n = (b - a) x (c - a) for the corners a, b,
 /// c, offset n . a. Rounding tilts that unit normal by at most about 4 ulps / sin(angle at a) =
@@ -488,7 +489,7 @@ void build_interior_test(detail::PolytopeData& data) {
   }
   const double margin = (32 * worst_tilt + 64) * std::numeric_limits<double>::epsilon() * extent;
   if (!(margin <= kPolytopeInteriorTestMaxMargin * extent)) return;
-  data.planes = std::move(planes);
+  data.coords.insert(data.coords.end(), planes.begin(), planes.end());  // after the vertices
   data.planes_padded = padded;
   data.interior_margin = margin;
 }

@@ -189,6 +189,33 @@ TEST(PolytopeInterior, NotOfferedForFlatCollinearOrLargeHulls) {
   EXPECT_FALSE(cube.strictly_contains(Vec3(1.000001, 0, 0)));
 }
 
+// The planes live in the shared block after the vertex coordinates and are read through the
+// Polytope's own coordinate pointer: copies and moves (also through a vector's reallocation) must
+// keep both the interior test and the supports of the original.
+TEST(PolytopeInterior, CopiesAndMovesKeepTheTestAndTheSupports) {
+  Rng rng(7);
+  const Polytope original(testgen::ellipsoid_points(rng, 40));
+  ASSERT_TRUE(original.has_interior_test());
+  Polytope copy = original;
+  std::vector<Polytope> moved;
+  moved.push_back(std::move(copy));
+  for (int i = 0; i < 8; ++i) moved.push_back(original);  // reallocations move the elements
+  int inside = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const Vec3 x(testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2));
+    const Vec3 d = testgen::random_unit_vector(rng);
+    const bool expected = original.strictly_contains(x);
+    inside += expected ? 1 : 0;
+    for (const Polytope& p : moved) {
+      ASSERT_EQ(p.strictly_contains(x), expected) << k;
+      ASSERT_EQ(p.support_index(d), original.support_index(d)) << k;
+      ASSERT_EQ(p.support(d), original.vertices()[static_cast<std::size_t>(original.scan(d))]) << k;
+    }
+  }
+  EXPECT_GT(inside, 100);  // both answers occur
+  EXPECT_LT(inside, 1900);
+}
+
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 bool same_bits(const Vec3& x, const Vec3& y) { return std::memcmp(x.data(), y.data(), 3 * sizeof(double)) == 0; }
 

@@ -532,7 +532,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     // into callers changed with one more local here, docs/benchmarks.md, session 17).
     Vec3 axes_between = nan_vec3();
     Vec3 common;
-    RevolutionStart start;
+    FirstSupport start;
     const bool found = gjk_options->revolution_overlap &&
                        revolution_overlap_search(md, pose_a, is_cold(warm), common, axes_between, start);
     if (start.made) {

@@ -88,10 +88,22 @@ inline constexpr bool has_first_support_overlap =
 
 namespace detail {
 
+/// GJK's first support point of a cold run (A's frame), made before the loop to be tested for a
+/// common point (first_support_common_point here; support_pair_common_point for cylinder / cone
+/// pairs, revolution_overlap_search), and the direction it was taken in. When the test finds none,
+/// the run starts from it.
+struct FirstSupport {
+  SupportPoint point{};
+  Vec3 direction = nan_vec3();
+  bool made = false;
+};
+
 /// Is one of GJK's first support points `s` (made in direction d, A's frame; b_in_a: B's pose in
-/// A's frame) strictly inside the other solid? True with that point (A's frame) in `common`.
-template <class A, class B>
-bool first_support_common_point(const A& a, const B& b, const Pose& b_in_a, const Vec3& d, const SupportPoint& s,
+/// A's frame: a Pose, or anything with an apply_inverse member of Pose's arithmetic, such as an
+/// element of the batch kernels' pose groups) strictly inside the other solid? True with that point
+/// (A's frame) in `common`.
+template <class A, class B, class Frame>
+bool first_support_common_point(const A& a, const B& b, const Frame& b_in_a, const Vec3& d, const SupportPoint& s,
                                 Vec3& common) {
   // d . w <= 0: the plane through w normal to d has all of A - B on or behind it, so the origin
   // is not inside A - B (apart or touching): no common interior point, no test. False on NaN too.

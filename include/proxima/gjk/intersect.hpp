@@ -44,7 +44,7 @@ IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const
   // decides an overlap without GJK; the cold run starts from that pair (as in distance(), so the
   // two agree).
   constexpr bool kRevolution = has_revolution_overlap<A, B>;
-  RevolutionStart start;
+  FirstSupport start;
   if constexpr (kRevolution) {
     Vec3 common, between;
     if (options.revolution_overlap && revolution_overlap_search(md, pose_a, is_cold(warm), common, between, start)) {

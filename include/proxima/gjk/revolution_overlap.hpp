@@ -151,14 +151,6 @@ bool support_pair_common_point(const A& a, const B& b, const Pose& b_in_a, const
   return false;
 }
 
-/// GJK's first support point of a cold run on a cylinder / cone pair (A's frame), made by
-/// revolution_overlap_search, and the direction it was taken in.
-struct RevolutionStart {
-  SupportPoint point{};
-  Vec3 direction = nan_vec3();
-  bool made = false;
-};
-
 /// The overlap search of distance() and intersect() on cylinder / cone pairs (md: the pair in A's
 /// frame): the axes' segments (revolution_common_point, which sets `between`), then, on a cold
 /// start (`cold`), GJK's first support pair (support_pair_common_point), made in the direction
@@ -169,7 +161,7 @@ struct RevolutionStart {
 template <class A, class B>
   requires has_revolution_overlap<A, B>
 bool revolution_overlap_search(MinkowskiDifference<A, B>& md, const Pose& pose_a, bool cold, Vec3& common,
-                               Vec3& between, RevolutionStart& start) {
+                               Vec3& between, FirstSupport& start) {
   if (revolution_common_point(md.shape_a(), md.shape_b(), md.b_in_a(), common, between)) return true;
   if (!cold || !between.allFinite() || !(between.squaredNorm() > 0)) return false;
   start.direction = pose_a.rotate_inverse(pose_a.rotate(between));

@@ -125,6 +125,8 @@ struct ClimbEdge {
 struct PolytopeData {
   /// Hull vertices as structure of arrays in one block: x[0..padded), y[0..padded), z[0..padded),
   /// each padded to a multiple of 4 with copies of vertex 0 (the vectorised scan reads 4 at a time).
+  /// When the interior test is offered (planes_padded > 0), its planes follow in the same block,
+  /// from coords[3 * padded] on (layout below).
   std::vector<double> coords;
   std::size_t padded = 0;
   std::vector<int> offsets;          ///< CSR: neighbours of i are climb[offsets[i] .. offsets[i+1])
@@ -147,11 +149,13 @@ struct PolytopeData {
   Aabb aabb;
   BoundingSphere sphere;
   /// The interior test of Polytope::strictly_contains: the planes of the hull triangles (unit
-  /// outward normal n, offset n . vertex) as structure of arrays nx | ny | nz | offset in one block,
-  /// each padded to a multiple of 4 with copies of plane 0. Empty when the test is not offered:
-  /// not a solid, more than kPolytopeInteriorTestMaxPlanes triangles, or a triangle so thin that
-  /// the margin it needs exceeds kPolytopeInteriorTestMaxMargin x extent (a sliver).
-  std::vector<double> planes;
+  /// outward normal n, offset n . vertex) as structure of arrays nx | ny | nz | offset, each
+  /// padded to a multiple of 4 with copies of plane 0, stored in `coords` right after the
+  /// vertices: a cold query reads them through the Polytope's cached coordinate pointer (no load
+  /// through data_) from the block its support scan has just read. planes_padded is 0 when the
+  /// test is not offered: not a solid, more than kPolytopeInteriorTestMaxPlanes triangles, or a
+  /// triangle so thin that the margin it needs exceeds kPolytopeInteriorTestMaxMargin x extent (a
+  /// sliver).
   std::size_t planes_padded = 0;
   /// How far inside every plane a point must be (length, local frame): how far rounding can tilt
   /// the thinnest triangle's plane within the extent E (the largest vertex norm), 32 ulps E /
@@ -160,9 +164,9 @@ struct PolytopeData {
   double interior_margin = 0;
 };
 
-/// Is (x, y, z) at least `margin` inside each of the planes (PolytopeData::planes layout)? False on
-/// NaN. AVX2 when the CPU has it (same answer as the portable loop up to the rounding of the dot
-/// products, which the margin covers).
+/// Is (x, y, z) at least `margin` inside each of the planes (`padded` of them, laid out as in
+/// PolytopeData: nx | ny | nz | offset)? False on NaN. AVX2 when the CPU has it (same answer as the
+/// portable loop up to the rounding of the dot products, which the margin covers).
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin);
 
 }  // namespace detail
@@ -249,10 +253,10 @@ class Polytope {
   /// gjk::distance and gjk::intersect use it on cold polytope pairs to find a common point in
   /// GJK's first support pair (GjkOptions::first_support_overlap).
   bool strictly_contains(const Vec3& x) const {
-    return planes_padded_ > 0 && detail::inside_planes(data_->planes.data(), planes_padded_, x, interior_margin_);
+    return planes_padded_ > 0 && detail::inside_planes(coords_ + 3 * padded_, planes_padded_, x, interior_margin_);
   }
   /// True when strictly_contains can answer true: a solid hull of at most
-  /// kPolytopeInteriorTestMaxPlanes triangles, none of them a sliver (PolytopeData::planes).
+  /// kPolytopeInteriorTestMaxPlanes triangles, none of them a sliver (PolytopeData::planes_padded).
   bool has_interior_test() const noexcept { return planes_padded_ > 0; }
   /// The margin of strictly_contains (length, local frame; see PolytopeData::interior_margin).
   double interior_margin() const noexcept { return interior_margin_; }
@@ -283,8 +287,9 @@ class Polytope {
 
   std::shared_ptr<const detail::PolytopeData> data_;
   // Copies of data_->coords.data(), data_->padded, the vertex count and the bounding sphere (read
-  // by every GJK query), kept in the object itself so a query on a small polytope touches the
-  // caller's Polytope and the coordinate block only.
+  // by every GJK query) and of the interior test's size and margin, kept in the object itself so a
+  // query on a small polytope touches the caller's Polytope and the coordinate block (with the
+  // planes) only.
   const double* coords_ = nullptr;
   BoundingSphere sphere_;
   std::size_t padded_ = 0;
