@@ -1062,9 +1062,15 @@ double squared_reach(double pad) {
   // The neighbours of a non-negative double are one apart in its bits (no libm call).
   auto down = [](double x) { return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) - 1); };
   auto up = [](double x) { return std::bit_cast<double>(std::bit_cast<std::uint64_t>(x) + 1); };
+  // pad * pad is within an ulp of the answer's neighbourhood (sqrt and the product are correctly
+  // rounded), so each walk takes at most a few steps; the cap only bounds the loops. The result is
+  // checked in tests/ccd/raster_edge_scan_test.cpp (SquaredReachDecidesAsTheDistance).
+  constexpr int kMaxSteps = 16;
   double x = pad * pad;
-  while (x > 0 && std::sqrt(x) > pad) x = down(x);
-  while (x < std::numeric_limits<double>::infinity() && std::sqrt(up(x)) <= pad) x = up(x);
+  for (int step = 0; step < kMaxSteps && x > 0 && std::sqrt(x) > pad; ++step) x = down(x);
+  for (int step = 0; step < kMaxSteps && x < std::numeric_limits<double>::infinity() && std::sqrt(up(x)) <= pad; ++step) {
+    x = up(x);
+  }
   return x;
 }
 
