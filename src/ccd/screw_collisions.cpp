@@ -205,22 +205,24 @@ const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 // detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
 thread_local bool t_grid_avx2_allowed = true;
 
+// The query ball of overlap_mask_avx2, its centre, radius and pad each in four lanes.
+struct BallAvx2 {
+  __m256d x, y, z, r, pad;
+};
+
 // Bit k (k < n <= 64) set when sphere k of the coordinate lists x, y, z, r overlaps the ball
 // (c, rq) enlarged by pad: ((r[k] + rq) + pad)^2 >= ((dx^2 + dy^2) + dz^2), dx = x[k] - c.x. Reads
 // up to three entries past n (the lists' padding, see SphereGrid::build).
-__attribute__((target("avx2"))) std::uint64_t overlap_mask_avx2(const double* x, const double* y, const double* z,
-                                                               const double* r, int n, double cx, double cy,
-                                                               double cz, double rq, double pad) {
-  const __m256d vx = _mm256_set1_pd(cx), vy = _mm256_set1_pd(cy), vz = _mm256_set1_pd(cz);
-  const __m256d vr = _mm256_set1_pd(rq), vp = _mm256_set1_pd(pad);
+__attribute__((target("avx2"), always_inline)) inline std::uint64_t overlap_mask_avx2(
+    const double* x, const double* y, const double* z, const double* r, int n, const BallAvx2& b) {
   std::uint64_t mask = 0;
   for (int k = 0; k < n; k += 4) {
-    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + k), vx);
-    const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + k), vy);
-    const __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + k), vz);
+    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + k), b.x);
+    const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + k), b.y);
+    const __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + k), b.z);
     const __m256d d2 =
         _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-    const __m256d rr = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(r + k), vr), vp);
+    const __m256d rr = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(r + k), b.r), b.pad);
     // _CMP_LE_OS: _mm_cmple_pd's predicate (false on NaN).
     const int hits = _mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_mul_pd(rr, rr), _CMP_LE_OS));
     mask |= static_cast<std::uint64_t>(static_cast<unsigned>(hits)) << k;
@@ -290,19 +292,17 @@ class SphereGrid {
   // last build, in the grid's order).
   template <class Fn>
   void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn) const {
-    if (ids_.empty()) return;
-    const double reach = r + max_radius_ + pad;
-    std::array<int, 3> first{}, last{};
-    for (int k = 0; k < 3; ++k) {
-      if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return;
-      first[k] = index_of(c[k] - reach, k);
-      last[k] = index_of(c[k] + reach, k);
-    }
-    // Small grids (or boxes over most of one): every sphere, in order, is cheaper than the walk.
-    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
-    if (static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows) {
-      test_run(0, static_cast<int>(ids_.size()), c, r, pad, fn);
+#ifdef PROXIMA_CCD_SSE2
+    if (avx2_) {
+      for_overlapping_avx2(c, r, pad, fn);
       return;
+    }
+#endif
+    std::array<int, 3> first{}, last{};
+    switch (box(c, r, pad, first, last)) {
+      case Box::none: return;
+      case Box::all: test_run(0, static_cast<int>(ids_.size()), c, r, pad, fn); return;
+      case Box::rows: break;
     }
     // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
     // spheres are one stretch of ids_: the same spheres in the same order as cell by cell, without
@@ -366,6 +366,67 @@ class SphereGrid {
     }
   }
 
+  // The query box of the ball (c, r) enlarged by pad: the cells first .. last (per axis) that can
+  // hold the centre of a listed sphere it overlaps. none: no listed sphere; all: small grids (or
+  // boxes over most of one), where testing every sphere in order is cheaper than the walk.
+  enum class Box { none, all, rows };
+  [[gnu::always_inline]] Box box(const Vec3& c, double r, double pad, std::array<int, 3>& first,
+                                 std::array<int, 3>& last) const {
+    if (ids_.empty()) return Box::none;
+    const double reach = r + max_radius_ + pad;
+    for (int k = 0; k < 3; ++k) {
+      if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return Box::none;
+      first[k] = index_of(c[k] - reach, k);
+      last[k] = index_of(c[k] + reach, k);
+    }
+    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
+    return static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows ? Box::all : Box::rows;
+  }
+
+#ifdef PROXIMA_CCD_SSE2
+  // for_overlapping with AVX2: the same walk (written out again: GCC inlines the AVX2 intrinsics
+  // only into a function compiled for AVX2), each joined run tested four spheres at a time in line
+  // (a call per run, with the ball broadcast again each time, cost about a tenth of the tori's
+  // exact mode). fn itself is compiled for the baseline (it is not inlined here).
+  template <class Fn>
+  __attribute__((target("avx2"))) void for_overlapping_avx2(const Vec3& c, double r, double pad,
+                                                            const Fn& fn) const {
+    std::array<int, 3> first{}, last{};
+    const Box kind = box(c, r, pad, first, last);
+    if (kind == Box::none) return;
+    const BallAvx2 ball{_mm256_set1_pd(c.x()), _mm256_set1_pd(c.y()), _mm256_set1_pd(c.z()), _mm256_set1_pd(r),
+                        _mm256_set1_pd(pad)};
+    auto run = [&](int q0, int q1) __attribute__((target("avx2"))) {
+      for (int q = q0; q < q1; q += 64) {
+        const std::size_t i = static_cast<std::size_t>(q);
+        std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
+                                               std::min(64, q1 - q), ball);
+        for (; hits != 0; hits &= hits - 1) fn(ids_[i + static_cast<std::size_t>(std::countr_zero(hits))]);
+      }
+    };
+    if (kind == Box::all) {
+      run(0, static_cast<int>(ids_.size()));
+      return;
+    }
+    int run0 = 0, run1 = 0;
+    for (int i = first[0]; i <= last[0]; ++i) {
+      for (int j = first[1]; j <= last[1]; ++j) {
+        const int row = flat(i, j, 0);
+        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
+        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
+        if (q0 == run1) {
+          run1 = q1;
+        } else if (q0 != q1) {
+          run(run0, run1);
+          run0 = q0;
+          run1 = q1;
+        }
+      }
+    }
+    run(run0, run1);
+  }
+#endif
+
   // fn(id) for the spheres q0 <= q < q1 of the list that overlap the ball (c, r) enlarged by pad,
   // in order: overlap() written out on the grid's coordinate lists, two spheres at a time with
   // SSE2 (the same operations in the same order on each lane, so the same decisions:
@@ -373,15 +434,6 @@ class SphereGrid {
   template <class Fn>
   [[gnu::always_inline]] void test_run(int q0, int q1, const Vec3& c, double r, double pad, const Fn& fn) const {
 #ifdef PROXIMA_CCD_SSE2
-    if (avx2_) {
-      for (int q = q0; q < q1; q += 64) {
-        const std::size_t i = static_cast<std::size_t>(q);
-        std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
-                                               std::min(64, q1 - q), c.x(), c.y(), c.z(), r, pad);
-        for (; hits != 0; hits &= hits - 1) fn(ids_[i + static_cast<std::size_t>(std::countr_zero(hits))]);
-      }
-      return;
-    }
     const __m128d cx = _mm_set1_pd(c.x()), cy = _mm_set1_pd(c.y()), cz = _mm_set1_pd(c.z());
     const __m128d rb = _mm_set1_pd(r), pb = _mm_set1_pd(pad);
     for (int q = q0; q < q1; q += 2) {
