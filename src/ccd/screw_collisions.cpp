@@ -537,15 +537,19 @@ struct EdgeLanes {
   }
 };
 
-// The edge-edge loop's point test and the A terms of its properness bound (both in the loop's
-// pair lambda, which drops a pair failing either before anything else, with no other effect) for
-// four of A's edges at a time, against one edge of B at one slab: a grid hit they drop is not
-// passed to the lambda. The same operations in the same order on each lane as
-// detail::point_segment_distance2 and the first half of detail::edge_improper_near_turned (Eigen's
-// cross products and dot products as written out there, sums left to right; std::clamp, min and
-// max as maxpd / minpd with their operands in the order that gives the same result, NaN
-// included; no FMA: the target adds AVX2 alone), so the same decisions; a pair they keep goes
-// through every test of the lambda as before. On the tori 98% of the edge grid's hits end there.
+// The edge-edge loop's point test and its properness bound (both in the loop's pair lambda, which
+// drops a pair failing either before anything else, with no other effect) for four of A's edges
+// at a time, against one edge of B at one slab: a grid hit they drop is not passed to the lambda.
+// The same operations in the same order on each lane as detail::point_segment_distance2 and
+// detail::edge_improper_near_turned (Eigen's cross products and dot products as written out there,
+// sums left to right; std::clamp, min and max as maxpd / minpd with their operands in the order
+// that gives the same result, NaN included; no FMA: the target adds AVX2 alone), so the same
+// decisions; a pair they keep goes through every test of the lambda as before. The bound's early
+// return on A's terms alone is not taken: adding B's terms only lowers max(low, -high), so the
+// answer with all four is the function's either way. On the tori 99% of the edge grid's hits end
+// here. `normal_b(side)` gives B's face normals at the slab middle (made on first use, as the
+// lambda's): asked only when some hit passes the point test.
+template <class Normals>
 struct EdgeFilterAvx2 {
   const EdgeLanes* lanes;
   Vec3 mid_b;          // the middle of B's edge at the slab middle
@@ -553,6 +557,8 @@ struct EdgeFilterAvx2 {
   Vec3 ub;             // B's unit edge direction at the slab middle
   double theta_width;  // screw angle * (half slab + time tolerance)
   double threshold;
+  const Normals* normal_b;
+  bool b_right;  // B's edge has a right face
 
   // hits with the bits of the edges at list positions i + k that the lambda would drop cleared.
   __attribute__((target("avx2"), always_inline)) std::uint64_t keep(std::size_t i, std::uint64_t hits) const {
@@ -567,7 +573,7 @@ struct EdgeFilterAvx2 {
 
  private:
   // Bit k set when the pair of B's edge with A's edge at list position q + k fails the point test
-  // or A's terms put it below the threshold (decided for the lanes in `hit` at least).
+  // or the properness bound drops it (decided for the lanes in `hit` at least).
   __attribute__((target("avx2"), always_inline)) int dropped(std::size_t q, int hit) const {
     const double* at = lanes->data.data() + q;
     const std::size_t s = lanes->stride;
@@ -592,8 +598,8 @@ struct EdgeFilterAvx2 {
         _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
     const __m256d far = _mm256_cmp_pd(d2, _mm256_set1_pd(near_b2), _CMP_GT_OQ);
     if ((hit & ~_mm256_movemask_pd(far)) == 0) return 15;  // no lane hit is near: the bound is not needed
-    // edge_improper_near_turned up to its first return: cr = ua x ub, n = cr / |cr|, na = n x ua,
-    // the terms na . left and -(na . right).
+    // edge_improper_near_turned: cr = ua x ub, n = cr / |cr|, na = n x ua, A's terms na . left and
+    // -(na . right).
     const __m256d ax = load(EdgeLanes::ux), ay = load(EdgeLanes::uy), az = load(EdgeLanes::uz);
     const __m256d bx = _mm256_set1_pd(ub.x()), by = _mm256_set1_pd(ub.y()), bz = _mm256_set1_pd(ub.z());
     const __m256d cx = _mm256_sub_pd(_mm256_mul_pd(ay, bz), _mm256_mul_pd(az, by));
@@ -619,8 +625,25 @@ struct EdgeFilterAvx2 {
     // low = std::min(low, t): (t < low) ? t : low, from +inf; high = std::max(high, t): (high < t) ? t
     // : high, from -inf; std::max(low, -high): (low < -high) ? -high : low.
     const __m256d inf = _mm256_set1_pd(std::numeric_limits<double>::infinity());
-    const __m256d low = _mm256_min_pd(t2, _mm256_min_pd(t1, inf));
-    const __m256d high = _mm256_max_pd(t2, _mm256_max_pd(t1, _mm256_xor_pd(sign, inf)));
+    __m256d low = _mm256_min_pd(t2, _mm256_min_pd(t1, inf));
+    __m256d high = _mm256_max_pd(t2, _mm256_max_pd(t1, _mm256_xor_pd(sign, inf)));
+    // B's terms: nb = n x ub, -(nb . left_b) and, with a right face, nb . right_b.
+    const __m256d nbx = _mm256_sub_pd(_mm256_mul_pd(ny, bz), _mm256_mul_pd(nz, by));
+    const __m256d nby = _mm256_sub_pd(_mm256_mul_pd(nz, bx), _mm256_mul_pd(nx, bz));
+    const __m256d nbz = _mm256_sub_pd(_mm256_mul_pd(nx, by), _mm256_mul_pd(ny, bx));
+    auto dot_b = [&](const Vec3& v) __attribute__((target("avx2"), always_inline)) {
+      return _mm256_add_pd(
+          _mm256_add_pd(_mm256_mul_pd(nbx, _mm256_set1_pd(v.x())), _mm256_mul_pd(nby, _mm256_set1_pd(v.y()))),
+          _mm256_mul_pd(nbz, _mm256_set1_pd(v.z())));
+    };
+    const __m256d t3 = _mm256_xor_pd(sign, dot_b((*normal_b)(0)));
+    low = _mm256_min_pd(t3, low);
+    high = _mm256_max_pd(t3, high);
+    if (b_right) {
+      const __m256d t4 = dot_b((*normal_b)(1));
+      low = _mm256_min_pd(t4, low);
+      high = _mm256_max_pd(t4, high);
+    }
     const __m256d worst = _mm256_max_pd(_mm256_xor_pd(sign, high), low);
     const __m256d improper =
         _mm256_and_pd(_mm256_cmp_pd(sine, zero, _CMP_GT_OQ),
@@ -1685,8 +1708,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         };
 #ifdef PROXIMA_CCD_SSE2
         if (edge_filter) {
-          const EdgeFilterAvx2 filter{&a_edge_lanes, mid_b, near_b2, ub_mid,
-                                      screw.angle * (half + options.time_tolerance), threshold};
+          const EdgeFilterAvx2<decltype(normal_mid)> filter{
+              &a_edge_lanes, mid_b, near_b2, ub_mid, screw.angle * (half + options.time_tolerance), threshold,
+              &normal_mid, edge_b.face_right >= 0};
           a_edges.for_overlapping(center, radius, pad, edge_pair, filter);
           continue;
         }
