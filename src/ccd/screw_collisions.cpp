@@ -651,95 +651,6 @@ struct EdgeFilterAvx2 {
     return _mm256_movemask_pd(_mm256_or_pd(far, improper));
   }
 };
-
-// A's listed faces in the face grid's order (position q holds the face listed()[q]): normal and
-// plane offset, one list per coordinate (zero entries after the listed ones). Made per query.
-struct FaceLanes {
-  enum List { nx, ny, nz, d, kLists };
-  std::vector<double> data;
-  std::size_t stride = 0;
-  void build(const std::vector<int>& listed, const Body& a) {
-    stride = listed.size() + 3;
-    data.assign(kLists * stride, 0.0);
-    for (std::size_t q = 0; q < listed.size(); ++q) {
-      const std::size_t f = static_cast<std::size_t>(listed[q]);
-      const std::array<double, kLists> v = {a.n[f].x(), a.n[f].y(), a.n[f].z(), a.d[f]};
-      for (std::size_t k = 0; k < kLists; ++k) data[k * stride + q] = v[k];
-    }
-  }
-};
-
-// The face-vertex loop's plane test and properness bound (improper_all_step_fv; both in the loop's
-// pair lambda, which drops a pair failing either before anything else, with no other effect) for
-// four of A's faces at a time against one vertex of B at one slab, as EdgeFilterAvx2 does for
-// edges: the same operations in the same order on each lane as the lambda's plane test and
-// detail::max_turned_dot (the bound is true when any of the vertex's edges gives a value below the
-// limit: the scalar loop stops at the first, which decides the same). `dirs()` gives B's vertex's
-// edge directions (made on first use, as the lambda's b_dirs): asked only when a face is near.
-template <class Dirs>
-struct FaceFilterAvx2 {
-  const FaceLanes* lanes;
-  Vec3 x;            // B's vertex at the slab middle
-  double reach_pad;  // the plane test's bound: reach + pad
-  const Dirs* dirs;
-  double theta, cos_theta, sin_theta;
-  double limit;  // threshold - kPropernessMargin
-
-  __attribute__((target("avx2"), always_inline)) std::uint64_t keep(std::size_t i, std::uint64_t hits) const {
-    for (std::uint64_t todo = hits; todo != 0;) {
-      const int g = std::countr_zero(todo) & ~3;
-      todo &= ~(std::uint64_t{15} << g);
-      const int lanes_hit = static_cast<int>((hits >> g) & 15);
-      hits &= ~(static_cast<std::uint64_t>(dropped(i + static_cast<std::size_t>(g), lanes_hit)) << g);
-    }
-    return hits;
-  }
-
- private:
-  // Bit k set when the pair of B's vertex with A's face at list position q + k fails the plane
-  // test or the bound (decided for the lanes in `hit` at least; the others are not read).
-  __attribute__((target("avx2"), always_inline)) int dropped(std::size_t q, int hit) const {
-    const double* at = lanes->data.data() + q;
-    const std::size_t s = lanes->stride;
-    const __m256d nx = _mm256_loadu_pd(at + FaceLanes::nx * s), ny = _mm256_loadu_pd(at + FaceLanes::ny * s),
-                  nz = _mm256_loadu_pd(at + FaceLanes::nz * s);
-    // |n . x - d| > reach + pad
-    const __m256d f = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, _mm256_set1_pd(x.x())),
-                                                                 _mm256_mul_pd(ny, _mm256_set1_pd(x.y()))),
-                                                   _mm256_mul_pd(nz, _mm256_set1_pd(x.z()))),
-                                     _mm256_loadu_pd(at + FaceLanes::d * s));
-    const __m256d sign = _mm256_set1_pd(-0.0);
-    const int far =
-        _mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, f), _mm256_set1_pd(reach_pad), _CMP_GT_OQ));
-    const int near = hit & ~far;
-    if (near == 0) return far;
-    // improper_all_step_fv: max_turned_dot(dir, theta, cos, sin, n) < limit for some edge direction.
-    __m256d improper = _mm256_setzero_pd();
-    const __m256d c = _mm256_set1_pd(cos_theta), sn = _mm256_set1_pd(sin_theta), lim = _mm256_set1_pd(limit);
-    auto dot = [&](const Vec3& v) __attribute__((target("avx2"), always_inline)) {
-      return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(v.x()), nx), _mm256_mul_pd(_mm256_set1_pd(v.y()), ny)),
-                           _mm256_mul_pd(_mm256_set1_pd(v.z()), nz));
-    };
-    for (const detail::TurnFrame& dir : (*dirs)()) {
-      const __m256d ab = dot(dir.a);
-      __m256d best = ab;
-      if (theta != 0) {
-        const __m256d p = dot(dir.va), qq = dot(dir.vva);
-        const __m256d m = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(p, p), _mm256_mul_pd(qq, qq)));
-        // (p >= 0 && -q >= m cos) ? (ab + q) + m : std::max(ab, ((ab + q) + p sin) - q cos)
-        const __m256d at_psi = _mm256_and_pd(_mm256_cmp_pd(p, _mm256_setzero_pd(), _CMP_GE_OQ),
-                                             _mm256_cmp_pd(_mm256_xor_pd(sign, qq), _mm256_mul_pd(m, c), _CMP_GE_OQ));
-        const __m256d abq = _mm256_add_pd(ab, qq);
-        const __m256d ends =
-            _mm256_max_pd(_mm256_sub_pd(_mm256_add_pd(abq, _mm256_mul_pd(p, sn)), _mm256_mul_pd(qq, c)), ab);
-        best = _mm256_blendv_pd(ends, _mm256_add_pd(abq, m), at_psi);
-      }
-      improper = _mm256_or_pd(improper, _mm256_cmp_pd(best, lim, _CMP_LT_OQ));
-      if ((_mm256_movemask_pd(improper) & near) == near) break;  // every near lane decided
-    }
-    return far | _mm256_movemask_pd(improper);
-  }
-};
 #endif
 
 // Runs of kChunk consecutive features of B (ids first .. first + kChunk - 1): a sphere holding
@@ -840,7 +751,6 @@ struct ExactWorkspace {
   std::vector<EdgeLine> a_edge_lines;
 #ifdef PROXIMA_CCD_SSE2
   EdgeLanes a_edge_lanes;
-  FaceLanes a_face_lanes;
 #endif
   std::vector<Vec3> b_mid;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
@@ -1389,11 +1299,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // The AVX2 path's edge lanes (EdgeFilterAvx2), in the listing of A's edge grid.
   EdgeLanes a_edge_lanes = std::move(work.a_edge_lanes);
   const bool edge_filter = kCcdHaveAvx2 && t_grid_avx2_allowed;
-  FaceLanes a_face_lanes = std::move(work.a_face_lanes);
-  if (edge_filter) {
-    a_edge_lanes.build(a_edges.listed(), a_edge_lines, a, body_a.n);
-    a_face_lanes.build(a_faces.listed(), body_a);
-  }
+  if (edge_filter) a_edge_lanes.build(a_edges.listed(), a_edge_lines, a, body_a.n);
 #endif
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
@@ -1615,7 +1521,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
         if (!overlap(body_a.whole, center, radius, pad)) continue;
-        auto face_pair = [&](int fa) {
+        a_faces.for_overlapping(center, radius, pad, [&](int fa) {
           const double f_mid = body_a.n[fa].dot(b_mid[vb]) - body_a.d[fa];
           const double reach = vertex_growth[vb] * half;
           if (std::abs(f_mid) > reach + pad) return;
@@ -1627,18 +1533,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           if (!inside_face(body_a, fa, b_mid[vb], pad + reach, true)) return;
           ++result.candidate_pairs;
           solver.face_vertex(fa, vb, s0, s1);
-        };
-#ifdef PROXIMA_CCD_SSE2
-        if (edge_filter) {
-          auto dirs = [&] { return b_dirs(vb); };
-          const FaceFilterAvx2<decltype(dirs)> filter{&a_face_lanes, b_mid[static_cast<std::size_t>(vb)],
-                                                      vertex_growth[vb] * half + pad, &dirs, screw.angle, cos_theta,
-                                                      sin_theta, threshold - detail::kPropernessMargin};
-          a_faces.for_overlapping(center, radius, pad, face_pair, filter);
-          continue;
-        }
-#endif
-        a_faces.for_overlapping(center, radius, pad, face_pair);
+        });
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
@@ -1743,7 +1638,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.a_edge_lines = std::move(a_edge_lines);
 #ifdef PROXIMA_CCD_SSE2
   work.a_edge_lanes = std::move(a_edge_lanes);
-  work.a_face_lanes = std::move(a_face_lanes);
 #endif
   work.face_chunks = std::move(face_chunks);
   work.vertex_chunks = std::move(vertex_chunks);
