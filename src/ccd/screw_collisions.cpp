@@ -513,7 +513,7 @@ struct EdgeLine {
 // four consecutive edges at once: start, direction and 1 / |direction|^2 (the point test), unit
 // direction and its left and right faces' normals (the properness bound's terms of A; an edge with
 // no right face gets minus its left normal there, which makes its second term equal to its first,
-// bit for bit, so the smallest and largest terms are those of the first alone). Zero entries
+// bit for bit, so the smallest and largest terms are those of the first alone). Three zero entries
 // after the listed ones (read in fours). Made per query (the listing follows the facing flags).
 struct EdgeLanes {
   enum List { px, py, pz, dx, dy, dz, inv_d2, ux, uy, uz, lx, ly, lz, rx, ry, rz, kLists };
@@ -522,7 +522,12 @@ struct EdgeLanes {
   void build(const std::vector<int>& listed, const std::vector<EdgeLine>& lines, const Mesh& m,
              const std::vector<Vec3>& normals) {
     stride = listed.size() + 3;
-    data.assign(kLists * stride, 0.0);
+    // Every entry is written below, the padding here (no fill of the whole list first: on the
+    // cubes' first contact it was 0.6% of the instructions).
+    data.resize(kLists * stride);
+    for (std::size_t k = 0; k < kLists; ++k) {
+      std::fill_n(data.begin() + static_cast<std::ptrdiff_t>(k * stride + listed.size()), 3, 0.0);
+    }
     for (std::size_t q = 0; q < listed.size(); ++q) {
       const mesh::Edge& ed = m.edge(listed[q]);
       const EdgeLine& line = lines[static_cast<std::size_t>(listed[q])];
