@@ -299,11 +299,11 @@ TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
 }
 
 // The AVX2 grid path also drops, four of A's edges at a time, the edge-edge hits that fail the
-// point test or whose A terms put the properness bound below the threshold
-// (src/ccd/screw_collisions.cpp, EdgeFilterAvx2); the SSE2 path leaves both to the scalar tests.
-// At thresholds from -1 (nothing improper) to 0.5, with open meshes (edges with one face), all
-// collisions and first contact: every answer bit for bit the same. (By hand: with the filter's
-// threshold comparison or its second term's sign wrong, this test fails.)
+// point test or the properness bound (src/ccd/screw_collisions.cpp, EdgeFilterAvx2); the SSE2 path
+// leaves both to the scalar tests. At thresholds from -1 (nothing improper) to 0.5, with open
+// meshes (edges with one face), all collisions and first contact: every answer bit for bit the
+// same. (By hand: with the filter's threshold moved by 0.02, or its second or third term's sign
+// wrong, this test fails.)
 TEST(ExactGridAvx2, EdgeFilterKeepsTheAnswersAtEveryThreshold) {
   if (!detail::grid_avx2_available()) GTEST_SKIP() << "no AVX2 here: only the SSE2 loop runs";
   const std::uint64_t seed = 4127;
