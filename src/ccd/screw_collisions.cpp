@@ -30,6 +30,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 namespace proxima::ccd {
@@ -205,22 +206,24 @@ const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 // detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
 thread_local bool t_grid_avx2_allowed = true;
 
+// The query ball of overlap_mask_avx2, its centre, radius and pad each in four lanes.
+struct BallAvx2 {
+  __m256d x, y, z, r, pad;
+};
+
 // Bit k (k < n <= 64) set when sphere k of the coordinate lists x, y, z, r overlaps the ball
 // (c, rq) enlarged by pad: ((r[k] + rq) + pad)^2 >= ((dx^2 + dy^2) + dz^2), dx = x[k] - c.x. Reads
 // up to three entries past n (the lists' padding, see SphereGrid::build).
-__attribute__((target("avx2"))) std::uint64_t overlap_mask_avx2(const double* x, const double* y, const double* z,
-                                                               const double* r, int n, double cx, double cy,
-                                                               double cz, double rq, double pad) {
-  const __m256d vx = _mm256_set1_pd(cx), vy = _mm256_set1_pd(cy), vz = _mm256_set1_pd(cz);
-  const __m256d vr = _mm256_set1_pd(rq), vp = _mm256_set1_pd(pad);
+__attribute__((target("avx2"), always_inline)) inline std::uint64_t overlap_mask_avx2(
+    const double* x, const double* y, const double* z, const double* r, int n, const BallAvx2& b) {
   std::uint64_t mask = 0;
   for (int k = 0; k < n; k += 4) {
-    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + k), vx);
-    const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + k), vy);
-    const __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + k), vz);
+    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(x + k), b.x);
+    const __m256d dy = _mm256_sub_pd(_mm256_loadu_pd(y + k), b.y);
+    const __m256d dz = _mm256_sub_pd(_mm256_loadu_pd(z + k), b.z);
     const __m256d d2 =
         _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
-    const __m256d rr = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(r + k), vr), vp);
+    const __m256d rr = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(r + k), b.r), b.pad);
     // _CMP_LE_OS: _mm_cmple_pd's predicate (false on NaN).
     const int hits = _mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_mul_pd(rr, rr), _CMP_LE_OS));
     mask |= static_cast<std::uint64_t>(static_cast<unsigned>(hits)) << k;
@@ -228,6 +231,9 @@ __attribute__((target("avx2"))) std::uint64_t overlap_mask_avx2(const double* x,
   return n < 64 ? mask & ((std::uint64_t{1} << n) - 1) : mask;
 }
 #endif
+
+// SphereGrid::for_overlapping without a filter.
+struct NoFilter {};
 
 // A's feature spheres bucketed by centre in a uniform grid (A is fixed, so once per query): a
 // query sphere only visits the cells within its radius plus the largest feature radius. Each
@@ -287,33 +293,44 @@ class SphereGrid {
   }
 
   // Calls fn(id) for every sphere overlapping the ball (c, r) enlarged by pad (the spheres of the
-  // last build, in the grid's order).
-  template <class Fn>
-  void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn) const {
-    if (ids_.empty()) return;
-    const double reach = r + max_radius_ + pad;
-    std::array<int, 3> first{}, last{};
-    for (int k = 0; k < 3; ++k) {
-      if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return;
-      first[k] = index_of(c[k] - reach, k);
-      last[k] = index_of(c[k] + reach, k);
-    }
-    // Small grids (or boxes over most of one): every sphere, in order, is cheaper than the walk.
-    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
-    if (static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows) {
-      test_run(0, static_cast<int>(ids_.size()), c, r, pad, fn);
+  // last build, in the grid's order). A `filter` (EdgeFilterAvx2) may drop, on the AVX2 path, hits
+  // that fn would drop itself with no other effect: fn is then called for fewer of them (cost only).
+  template <class Fn, class Filter = NoFilter>
+  void for_overlapping(const Vec3& c, double r, double pad, const Fn& fn,
+                       [[maybe_unused]] const Filter& filter = {}) const {
+#ifdef PROXIMA_CCD_SSE2
+    if (avx2_) {
+      for_overlapping_avx2(c, r, pad, fn, filter);
       return;
+    }
+#endif
+    std::array<int, 3> first{}, last{};
+    switch (box(c, r, pad, first, last)) {
+      case Box::none: return;
+      case Box::all: test_run(0, static_cast<int>(ids_.size()), c, r, pad, fn); return;
+      case Box::rows: break;
     }
     // Per (i, j), the cells l = first[2] .. last[2] are consecutive in the flat order, so their
     // spheres are one stretch of ids_: the same spheres in the same order as cell by cell, without
-    // reading the bounds of every (mostly empty) cell.
+    // reading the bounds of every (mostly empty) cell. A stretch that starts where the previous
+    // one ends (the cells between them hold no sphere) joins it: one test_run over both tests
+    // the same spheres in the same order (on the tori 500,803 stretches were 192,162 joined runs).
+    int run0 = 0, run1 = 0;  // the joined run so far, [run0, run1)
     for (int i = first[0]; i <= last[0]; ++i) {
       for (int j = first[1]; j <= last[1]; ++j) {
         const int row = flat(i, j, 0);
+        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
         const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
-        test_run(start_[static_cast<std::size_t>(row + first[2])], q1, c, r, pad, fn);
+        if (q0 == run1) {
+          run1 = q1;
+        } else if (q0 != q1) {
+          test_run(run0, run1, c, r, pad, fn);
+          run0 = q0;
+          run1 = q1;
+        }
       }
     }
+    test_run(run0, run1, c, r, pad, fn);
   }
 
  private:
@@ -355,6 +372,69 @@ class SphereGrid {
     }
   }
 
+  // The query box of the ball (c, r) enlarged by pad: the cells first .. last (per axis) that can
+  // hold the centre of a listed sphere it overlaps. none: no listed sphere; all: small grids (or
+  // boxes over most of one), where testing every sphere in order is cheaper than the walk.
+  enum class Box { none, all, rows };
+  [[gnu::always_inline]] Box box(const Vec3& c, double r, double pad, std::array<int, 3>& first,
+                                 std::array<int, 3>& last) const {
+    if (ids_.empty()) return Box::none;
+    const double reach = r + max_radius_ + pad;
+    for (int k = 0; k < 3; ++k) {
+      if (c[k] + reach < lo_[k] || c[k] - reach > hi_[k]) return Box::none;
+      first[k] = index_of(c[k] - reach, k);
+      last[k] = index_of(c[k] + reach, k);
+    }
+    const long rows = static_cast<long>(last[0] - first[0] + 1) * (last[1] - first[1] + 1);
+    return static_cast<long>(ids_.size()) <= kScanAllSpheresPerRow * rows ? Box::all : Box::rows;
+  }
+
+#ifdef PROXIMA_CCD_SSE2
+  // for_overlapping with AVX2: the same walk (written out again: GCC inlines the AVX2 intrinsics
+  // only into a function compiled for AVX2), each joined run tested four spheres at a time in line
+  // (a call per run, with the ball broadcast again each time, cost about 2% of the tori's exact
+  // mode once the runs were joined). fn itself is compiled for the baseline (not inlined here), and
+  // so is the filter's caller side; the filter's keep() is compiled for AVX2 and inlined.
+  template <class Fn, class Filter>
+  __attribute__((target("avx2"))) void for_overlapping_avx2(const Vec3& c, double r, double pad, const Fn& fn,
+                                                            const Filter& filter) const {
+    std::array<int, 3> first{}, last{};
+    const Box kind = box(c, r, pad, first, last);
+    if (kind == Box::none) return;
+    const BallAvx2 ball{_mm256_set1_pd(c.x()), _mm256_set1_pd(c.y()), _mm256_set1_pd(c.z()), _mm256_set1_pd(r),
+                        _mm256_set1_pd(pad)};
+    auto run = [&](int q0, int q1) __attribute__((target("avx2"))) {
+      for (int q = q0; q < q1; q += 64) {
+        const std::size_t i = static_cast<std::size_t>(q);
+        std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
+                                               std::min(64, q1 - q), ball);
+        if constexpr (!std::is_same_v<Filter, NoFilter>) hits = filter.keep(i, hits);
+        for (; hits != 0; hits &= hits - 1) fn(ids_[i + static_cast<std::size_t>(std::countr_zero(hits))]);
+      }
+    };
+    if (kind == Box::all) {
+      run(0, static_cast<int>(ids_.size()));
+      return;
+    }
+    int run0 = 0, run1 = 0;
+    for (int i = first[0]; i <= last[0]; ++i) {
+      for (int j = first[1]; j <= last[1]; ++j) {
+        const int row = flat(i, j, 0);
+        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
+        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
+        if (q0 == run1) {
+          run1 = q1;
+        } else if (q0 != q1) {
+          run(run0, run1);
+          run0 = q0;
+          run1 = q1;
+        }
+      }
+    }
+    run(run0, run1);
+  }
+#endif
+
   // fn(id) for the spheres q0 <= q < q1 of the list that overlap the ball (c, r) enlarged by pad,
   // in order: overlap() written out on the grid's coordinate lists, two spheres at a time with
   // SSE2 (the same operations in the same order on each lane, so the same decisions:
@@ -362,15 +442,6 @@ class SphereGrid {
   template <class Fn>
   [[gnu::always_inline]] void test_run(int q0, int q1, const Vec3& c, double r, double pad, const Fn& fn) const {
 #ifdef PROXIMA_CCD_SSE2
-    if (avx2_) {
-      for (int q = q0; q < q1; q += 64) {
-        const std::size_t i = static_cast<std::size_t>(q);
-        std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
-                                               std::min(64, q1 - q), c.x(), c.y(), c.z(), r, pad);
-        for (; hits != 0; hits &= hits - 1) fn(ids_[i + static_cast<std::size_t>(std::countr_zero(hits))]);
-      }
-      return;
-    }
     const __m128d cx = _mm_set1_pd(c.x()), cy = _mm_set1_pd(c.y()), cz = _mm_set1_pd(c.z());
     const __m128d rb = _mm_set1_pd(r), pb = _mm_set1_pd(pad);
     for (int q = q0; q < q1; q += 2) {
@@ -404,6 +475,12 @@ class SphereGrid {
     return static_cast<int>(std::min(std::max(0.0, t), last_cell_[k]));
   }
   int index(const Vec3& p, int k) const { return index_of(p[k], k); }
+
+ public:
+  // The listed spheres' ids in the grid's order (a query's hit at list position q is listed()[q]).
+  const std::vector<int>& listed() const { return ids_; }
+
+ private:
   int flat(int i, int j, int l) const { return (i * dims_[1] + j) * dims_[2] + l; }
 
   Vec3 lo_, hi_;
@@ -430,6 +507,157 @@ struct EdgeLine {
   Vec3 unit;  // dir / length, as the properness bounds take it
   double inv_length2;  // 1 / |dir|^2
 };
+
+#ifdef PROXIMA_CCD_SSE2
+// A's listed edges in the edge grid's order (position q holds the edge listed()[q]), as the
+// edge-edge loop's first two tests read them, one list per coordinate so that EdgeFilterAvx2 loads
+// four consecutive edges at once: start, direction and 1 / |direction|^2 (the point test), unit
+// direction and its left and right faces' normals (the properness bound's terms of A; an edge with
+// no right face gets minus its left normal there, which makes its second term equal to its first,
+// bit for bit, so the smallest and largest terms are those of the first alone). Three zero entries
+// after the listed ones (read in fours). Made per query (the listing follows the facing flags).
+struct EdgeLanes {
+  enum List { px, py, pz, dx, dy, dz, inv_d2, ux, uy, uz, lx, ly, lz, rx, ry, rz, kLists };
+  std::vector<double> data;
+  std::size_t stride = 0;
+  void build(const std::vector<int>& listed, const std::vector<EdgeLine>& lines, const Mesh& m,
+             const std::vector<Vec3>& normals) {
+    stride = listed.size() + 3;
+    // Every entry is written below, the padding here (no fill of the whole list first: on the
+    // cubes' first contact it was 0.6% of the instructions).
+    data.resize(kLists * stride);
+    for (std::size_t k = 0; k < kLists; ++k) {
+      std::fill_n(data.begin() + static_cast<std::ptrdiff_t>(k * stride + listed.size()), 3, 0.0);
+    }
+    for (std::size_t q = 0; q < listed.size(); ++q) {
+      const mesh::Edge& ed = m.edge(listed[q]);
+      const EdgeLine& line = lines[static_cast<std::size_t>(listed[q])];
+      const Vec3& left = normals[static_cast<std::size_t>(ed.face_left)];
+      const Vec3 right = ed.face_right >= 0 ? normals[static_cast<std::size_t>(ed.face_right)] : Vec3(-left);
+      const std::array<double, kLists> v = {line.start.x(), line.start.y(), line.start.z(), line.dir.x(),
+                                            line.dir.y(),   line.dir.z(),   line.inv_length2, line.unit.x(),
+                                            line.unit.y(),  line.unit.z(),  left.x(),         left.y(),
+                                            left.z(),       right.x(),      right.y(),        right.z()};
+      for (std::size_t k = 0; k < kLists; ++k) data[k * stride + q] = v[k];
+    }
+  }
+};
+
+// The edge-edge loop's point test and its properness bound (both in the loop's pair lambda, which
+// drops a pair failing either before anything else, with no other effect) for four of A's edges
+// at a time, against one edge of B at one slab: a grid hit they drop is not passed to the lambda.
+// The same operations in the same order on each lane as detail::point_segment_distance2 and
+// detail::edge_improper_near_turned (Eigen's cross products and dot products as written out there,
+// sums left to right; std::clamp, min and max as maxpd / minpd with their operands in the order
+// that gives the same result, NaN included; no FMA: the target adds AVX2 alone), so the same
+// decisions; a pair they keep goes through every test of the lambda as before. The bound's early
+// return on A's terms alone is not taken: adding B's terms only lowers max(low, -high), so the
+// answer with all four is the function's either way. On the tori 99% of the edge grid's hits end
+// here. `normal_b(side)` gives B's face normals at the slab middle (made on first use, as the
+// lambda's): asked only when some hit passes the point test.
+template <class Normals>
+struct EdgeFilterAvx2 {
+  const EdgeLanes* lanes;
+  Vec3 mid_b;          // the middle of B's edge at the slab middle
+  double near_b2;      // the point test's bound, squared
+  Vec3 ub;             // B's unit edge direction at the slab middle
+  double theta_width;  // screw angle * (half slab + time tolerance)
+  double threshold;
+  const Normals* normal_b;
+  bool b_right;  // B's edge has a right face
+
+  // hits with the bits of the edges at list positions i + k that the lambda would drop cleared.
+  __attribute__((target("avx2"), always_inline)) std::uint64_t keep(std::size_t i, std::uint64_t hits) const {
+    for (std::uint64_t todo = hits; todo != 0;) {
+      const int g = std::countr_zero(todo) & ~3;
+      todo &= ~(std::uint64_t{15} << g);
+      const int lanes_hit = static_cast<int>((hits >> g) & 15);
+      hits &= ~(static_cast<std::uint64_t>(dropped(i + static_cast<std::size_t>(g), lanes_hit)) << g);
+    }
+    return hits;
+  }
+
+ private:
+  // Bit k set when the pair of B's edge with A's edge at list position q + k fails the point test
+  // or the properness bound drops it (decided for the lanes in `hit` at least).
+  __attribute__((target("avx2"), always_inline)) int dropped(std::size_t q, int hit) const {
+    const double* at = lanes->data.data() + q;
+    const std::size_t s = lanes->stride;
+    auto load = [&](EdgeLanes::List k) __attribute__((target("avx2"), always_inline)) {
+      return _mm256_loadu_pd(at + static_cast<std::size_t>(k) * s);
+    };
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    // point_segment_distance2(mid_b, start, dir, inv_d2) > near_b2
+    const __m256d dx = load(EdgeLanes::dx), dy = load(EdgeLanes::dy), dz = load(EdgeLanes::dz);
+    const __m256d ux = _mm256_sub_pd(_mm256_set1_pd(mid_b.x()), load(EdgeLanes::px));
+    const __m256d uy = _mm256_sub_pd(_mm256_set1_pd(mid_b.y()), load(EdgeLanes::py));
+    const __m256d uz = _mm256_sub_pd(_mm256_set1_pd(mid_b.z()), load(EdgeLanes::pz));
+    const __m256d dot =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ux, dx), _mm256_mul_pd(uy, dy)), _mm256_mul_pd(uz, dz));
+    // std::clamp(v, 0, 1): (v < 0) ? 0 : ((1 < v) ? 1 : v); maxpd(a, b) is (a > b) ? a : b, minpd(a, b)
+    // (a < b) ? a : b.
+    const __m256d t = _mm256_min_pd(one, _mm256_max_pd(zero, _mm256_mul_pd(dot, load(EdgeLanes::inv_d2))));
+    const __m256d ex = _mm256_sub_pd(ux, _mm256_mul_pd(t, dx));
+    const __m256d ey = _mm256_sub_pd(uy, _mm256_mul_pd(t, dy));
+    const __m256d ez = _mm256_sub_pd(uz, _mm256_mul_pd(t, dz));
+    const __m256d d2 =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
+    const __m256d far = _mm256_cmp_pd(d2, _mm256_set1_pd(near_b2), _CMP_GT_OQ);
+    if ((hit & ~_mm256_movemask_pd(far)) == 0) return 15;  // no lane hit is near: the bound is not needed
+    // edge_improper_near_turned: cr = ua x ub, n = cr / |cr|, na = n x ua, A's terms na . left and
+    // -(na . right).
+    const __m256d ax = load(EdgeLanes::ux), ay = load(EdgeLanes::uy), az = load(EdgeLanes::uz);
+    const __m256d bx = _mm256_set1_pd(ub.x()), by = _mm256_set1_pd(ub.y()), bz = _mm256_set1_pd(ub.z());
+    const __m256d cx = _mm256_sub_pd(_mm256_mul_pd(ay, bz), _mm256_mul_pd(az, by));
+    const __m256d cy = _mm256_sub_pd(_mm256_mul_pd(az, bx), _mm256_mul_pd(ax, bz));
+    const __m256d cz = _mm256_sub_pd(_mm256_mul_pd(ax, by), _mm256_mul_pd(ay, bx));
+    const __m256d length = _mm256_sqrt_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(cx, cx), _mm256_mul_pd(cy, cy)), _mm256_mul_pd(cz, cz)));
+    const __m256d tw = _mm256_set1_pd(theta_width);
+    const __m256d sine = _mm256_sub_pd(length, tw);
+    const __m256d nx = _mm256_div_pd(cx, length), ny = _mm256_div_pd(cy, length), nz = _mm256_div_pd(cz, length);
+    const __m256d drift = _mm256_add_pd(_mm256_mul_pd(tw, _mm256_add_pd(_mm256_div_pd(one, sine), one)),
+                                        _mm256_set1_pd(detail::kPropernessMargin));
+    const __m256d nax = _mm256_sub_pd(_mm256_mul_pd(ny, az), _mm256_mul_pd(nz, ay));
+    const __m256d nay = _mm256_sub_pd(_mm256_mul_pd(nz, ax), _mm256_mul_pd(nx, az));
+    const __m256d naz = _mm256_sub_pd(_mm256_mul_pd(nx, ay), _mm256_mul_pd(ny, ax));
+    const __m256d t1 = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(nax, load(EdgeLanes::lx)), _mm256_mul_pd(nay, load(EdgeLanes::ly))),
+        _mm256_mul_pd(naz, load(EdgeLanes::lz)));
+    const __m256d t2 = _mm256_xor_pd(
+        sign, _mm256_add_pd(
+                  _mm256_add_pd(_mm256_mul_pd(nax, load(EdgeLanes::rx)), _mm256_mul_pd(nay, load(EdgeLanes::ry))),
+                  _mm256_mul_pd(naz, load(EdgeLanes::rz))));
+    // low = std::min(low, t): (t < low) ? t : low, from +inf; high = std::max(high, t): (high < t) ? t
+    // : high, from -inf; std::max(low, -high): (low < -high) ? -high : low.
+    const __m256d inf = _mm256_set1_pd(std::numeric_limits<double>::infinity());
+    __m256d low = _mm256_min_pd(t2, _mm256_min_pd(t1, inf));
+    __m256d high = _mm256_max_pd(t2, _mm256_max_pd(t1, _mm256_xor_pd(sign, inf)));
+    // B's terms: nb = n x ub, -(nb . left_b) and, with a right face, nb . right_b.
+    const __m256d nbx = _mm256_sub_pd(_mm256_mul_pd(ny, bz), _mm256_mul_pd(nz, by));
+    const __m256d nby = _mm256_sub_pd(_mm256_mul_pd(nz, bx), _mm256_mul_pd(nx, bz));
+    const __m256d nbz = _mm256_sub_pd(_mm256_mul_pd(nx, by), _mm256_mul_pd(ny, bx));
+    auto dot_b = [&](const Vec3& v) __attribute__((target("avx2"), always_inline)) {
+      return _mm256_add_pd(
+          _mm256_add_pd(_mm256_mul_pd(nbx, _mm256_set1_pd(v.x())), _mm256_mul_pd(nby, _mm256_set1_pd(v.y()))),
+          _mm256_mul_pd(nbz, _mm256_set1_pd(v.z())));
+    };
+    const __m256d t3 = _mm256_xor_pd(sign, dot_b((*normal_b)(0)));
+    low = _mm256_min_pd(t3, low);
+    high = _mm256_max_pd(t3, high);
+    if (b_right) {
+      const __m256d t4 = dot_b((*normal_b)(1));
+      low = _mm256_min_pd(t4, low);
+      high = _mm256_max_pd(t4, high);
+    }
+    const __m256d worst = _mm256_max_pd(_mm256_xor_pd(sign, high), low);
+    const __m256d improper =
+        _mm256_and_pd(_mm256_cmp_pd(sine, zero, _CMP_GT_OQ),
+                      _mm256_cmp_pd(_mm256_add_pd(worst, drift), _mm256_set1_pd(threshold), _CMP_LT_OQ));
+    return _mm256_movemask_pd(_mm256_or_pd(far, improper));
+  }
+};
+#endif
 
 // Runs of kChunk consecutive features of B (ids first .. first + kChunk - 1): a sphere holding
 // their feature spheres, and the largest growth (speed bound) among them. Cost only: a slab
@@ -527,6 +755,9 @@ struct ExactWorkspace {
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
   std::vector<double> a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
+#ifdef PROXIMA_CCD_SSE2
+  EdgeLanes a_edge_lanes;
+#endif
   std::vector<Vec3> b_mid;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
   std::vector<Vec3> a_vertex_dirs;
@@ -1070,6 +1301,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     const double length = 2 * body_a.es[e].radius;
     a_edge_lines[static_cast<std::size_t>(e)] = {start, dir, length, dir / length, 1 / dir.squaredNorm()};
   }
+#ifdef PROXIMA_CCD_SSE2
+  // The AVX2 path's edge lanes (EdgeFilterAvx2), in the listing of A's edge grid.
+  EdgeLanes a_edge_lanes = std::move(work.a_edge_lanes);
+  const bool edge_filter = kCcdHaveAvx2 && t_grid_avx2_allowed;
+  if (edge_filter) a_edge_lanes.build(a_edges.listed(), a_edge_lines, a, body_a.n);
+#endif
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
   // most vertices never reach the vertex-face loop's plane test in a query.
@@ -1343,7 +1580,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           }
           return normals_mid[static_cast<std::size_t>(side)];
         };
-        a_edges.for_overlapping(center, radius, pad, [&](int ea) {
+        auto edge_pair = [&](int ea) {
           // A reported EE contact has its segments within ~2 feature tolerances at the root, and
           // B's edge moves at most edge_speed * half from the slab middle.
           const EdgeLine& line_a = a_edge_lines[static_cast<std::size_t>(ea)];
@@ -1369,7 +1606,17 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           if (segment_distance(pa, da, qb, db) > edge_speed[eb] * half + 4 * pad) return;
           ++result.candidate_pairs;
           solver.edge_edge(ea, eb, s0, s1);
-        });
+        };
+#ifdef PROXIMA_CCD_SSE2
+        if (edge_filter) {
+          const EdgeFilterAvx2<decltype(normal_mid)> filter{
+              &a_edge_lanes, mid_b, near_b2, ub_mid, screw.angle * (half + options.time_tolerance), threshold,
+              &normal_mid, edge_b.face_right >= 0};
+          a_edges.for_overlapping(center, radius, pad, edge_pair, filter);
+          continue;
+        }
+#endif
+        a_edges.for_overlapping(center, radius, pad, edge_pair);
       }
     }
     if (options.first_contact_only && !solver.collisions().empty()) break;
@@ -1395,6 +1642,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.edge_start_speed = std::move(edge_start_speed);
   work.edge_perp = std::move(edge_perp);
   work.a_edge_lines = std::move(a_edge_lines);
+#ifdef PROXIMA_CCD_SSE2
+  work.a_edge_lanes = std::move(a_edge_lanes);
+#endif
   work.face_chunks = std::move(face_chunks);
   work.vertex_chunks = std::move(vertex_chunks);
   work.edge_chunks = std::move(edge_chunks);
