@@ -11,7 +11,7 @@
 //   ccd_answer_hash run <case> <motions> <seed> [first]   the case's queries once (for callgrind
 //       with --toggle-collect on screw_collisions' full signature)
 //   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
-//   ccd_answer_hash time <case> <motions> <seed> <passes>  best pass, wall clock
+//   ccd_answer_hash time <case> <motions> <seed> <passes> [first]  best pass, wall clock
 //   raster (anywhere): the same in ScrewMethod::raster; `hash` then runs the medium, low and high
 //       presets of core/tolerance.hpp (one line per seed, preset and case), the others the medium
 #include "fnv_hasher.hpp"
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: %s [hash [THRESHOLD [nocount|answers]]] [raster]\n"
                  "       %s setup|run CASE MOTIONS SEED [first] [raster]\n"
-                 "       %s time CASE MOTIONS SEED PASSES [raster]\n",
+                 "       %s time CASE MOTIONS SEED PASSES [first] [raster]\n",
                  argv[0], argv[0], argv[0]);
     return 2;
   }
@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
       std::printf("%s motions=%zu collisions=%ld pairs=%ld\n", name.c_str(), c.motions.size(), n, pairs);
     } else if (mode == "time") {
       int passes = std::atoi(argv[5]);
+      o.first_contact_only = argc > 6 && std::string(argv[6]) == "first";
       double best = 1e300;
       for (int p = 0; p < passes; ++p) {
         auto t0 = std::chrono::steady_clock::now();
