@@ -560,6 +560,8 @@ thread_local ExactWorkspace t_exact_workspace;
 
 // detail::set_a_runs_use_for_tests (exact_runs.hpp).
 thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
+// detail::set_first_window_for_tests (exact_runs.hpp).
+thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -802,6 +804,8 @@ void detail::validate_screw_options(const ScrewOptions& o) {
 }
 
 void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
+
+void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = window; }
 
 void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
 #ifdef PROXIMA_CCD_SSE2
@@ -1102,6 +1106,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
   }
   const ARuns& runs_of_a = t_a_runs_use == detail::ARunsUse::shrunk ? shrunk_runs : a_runs;
+  const detail::FirstWindow first_window = t_first_window;  // tests only: see narrow_to_first in the slab loop
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
   // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
@@ -1194,9 +1199,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // la lb pad for the edge triple product) that dwarfs the rounding of either evaluation.
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
-    const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
-    const Placement mid_pose(screw, mid);
-    const std::pair<double, double> mid_turn = mid_pose.turn;
+    // The window [mid - half, mid + half] on which the culls below bound the pairs' contact
+    // functions: the slab, or with first_contact_only a start of it once a collision is found in it
+    // (narrow_to_first below). The solver always searches the whole slab.
+    double half = (s1 - s0) / 2;
+    Placement mid_pose(screw, (s0 + s1) / 2);
+    std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
@@ -1211,6 +1219,35 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       b_mid.resize(body_b.v.size());
       for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
       b_placed = true;
+    };
+    // First contact: a slab that holds a collision is the query's last, and of its collisions only
+    // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
+    // loops have found collisions, earliest at `first`, the loops after them cull on the window
+    // [s0, first + 3 time_tolerance] (B's features placed at its middle, grown over its half width)
+    // instead of the whole slab. A pair that window's culls drop has a contact function that cannot
+    // vanish there, |f| > pad > the solver's slack: a time the solver reports for it is a point where
+    // |f| <= slack or the middle of a bracket of a sign change no wider than time_tolerance, so it is
+    // later than first + 2 time_tolerance, and dropped by finish_collisions (`first` only falls as
+    // collisions come in). The pairs the window keeps are searched on the whole slab as before, in
+    // the same order: the same collisions are kept. Fewer pairs are searched (candidate_pairs and
+    // iterations fall); the query's interval budget is then spent differently, which could only
+    // matter to a query that nearly spends it. Cost only, on the slab that ends the query: the tori's
+    // pairs grow with the window (the contact is found about halfway through the slab).
+    double window_end = s1;
+    auto narrow_to_first = [&] {
+      if (!options.first_contact_only || first_window == detail::FirstWindow::slab || solver.collisions().empty()) {
+        return;
+      }
+      double first = s1;
+      for (const Collision& c : solver.collisions()) first = std::min(first, c.time);
+      const double end =
+          first_window == detail::FirstWindow::early ? s0 + (first - s0) / 2 : first + 3 * options.time_tolerance;
+      if (!(end < window_end)) return;
+      window_end = end;
+      half = (end - s0) / 2;
+      mid_pose = Placement(screw, s0 + half);
+      mid_turn = mid_pose.turn;
+      b_placed = false;  // B's vertices at the window's middle
     };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
@@ -1290,6 +1327,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         });
       }
     }
+    narrow_to_first();
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
       if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
@@ -1316,6 +1354,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         });
       }
     }
+    narrow_to_first();
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
       if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       if (!edge_chunk_ready[ch]) {
