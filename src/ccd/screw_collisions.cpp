@@ -1222,9 +1222,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     };
     // First contact: a slab that holds a collision is the query's last, and of its collisions only
     // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
-    // loops have found collisions, earliest at `first`, the loops after them cull on the window
-    // [s0, first + 3 time_tolerance] (B's features placed at its middle, grown over its half width)
-    // instead of the whole slab. A pair that window's culls drop has a contact function that cannot
+    // loops have found collisions, earliest at `first`, their next runs of B's features (and the
+    // loops after them) cull on the window [s0, first + 3 time_tolerance] (B's features placed at
+    // its middle, grown over its half width) instead of the whole slab. A pair that window's culls drop has a contact function that cannot
     // vanish there, |f| > pad > the solver's slack: a time the solver reports for it is a point where
     // |f| <= slack or the middle of a bracket of a sign change no wider than time_tolerance, so it is
     // later than first + 2 time_tolerance, and dropped by finish_collisions (`first` only falls as
@@ -1233,13 +1233,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // iterations fall); the query's interval budget is then spent differently, which could only
     // matter to a query that nearly spends it. Cost only, on the slab that ends the query: the tori's
     // pairs grow with the window (the contact is found about halfway through the slab).
-    double window_end = s1;
+    double window_end = s1, first = s1;
+    std::size_t seen = 0;  // the collisions `first` has taken in
     auto narrow_to_first = [&] {
-      if (!options.first_contact_only || first_window == detail::FirstWindow::slab || solver.collisions().empty()) {
-        return;
-      }
-      double first = s1;
-      for (const Collision& c : solver.collisions()) first = std::min(first, c.time);
+      const std::vector<Collision>& found = solver.collisions();
+      if (!options.first_contact_only || first_window == detail::FirstWindow::slab || found.size() == seen) return;
+      for (; seen < found.size(); ++seen) first = std::min(first, found[seen].time);
       const double end =
           first_window == detail::FirstWindow::early ? s0 + (first - s0) / 2 : first + 3 * options.time_tolerance;
       if (!(end < window_end)) return;
@@ -1290,6 +1289,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
@@ -1327,8 +1327,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         });
       }
     }
-    narrow_to_first();
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
@@ -1354,8 +1354,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         });
       }
     }
-    narrow_to_first();
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);
