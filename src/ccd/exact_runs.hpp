@@ -31,6 +31,12 @@ void set_a_runs_use_for_tests(ARunsUse use);
 enum class FirstWindow { narrowed, slab, early };
 void set_first_window_for_tests(FirstWindow window);
 
+// Whether the exact mode makes B's placed edge spheres only for the runs the slab loop reaches,
+// taking the slab count from B's mean edge in its own frame where that decides it (true, as made),
+// or all of them up front and the count from their mean (false: the answers that must not change),
+// for tests/ccd/exact_cull_test.cpp. Per thread; queries read it at their start.
+void set_b_edges_later_for_tests(bool later);
+
 // Whether the exact mode's feature grids may test four spheres at a time with AVX2 (where the
 // processor has it; else they take the SSE2 loop), for tests/ccd/exact_cull_test.cpp: both loops
 // must give the same answers bit for bit. Per thread; queries read it at their start.

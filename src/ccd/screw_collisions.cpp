@@ -80,8 +80,17 @@ void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
   b.d[f] = b.n[f].dot(c);
 }
 
-// With `faces_later`, the face spheres and offsets are left to make_face_sphere (sized only).
-void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = false) {
+// Edge e's sphere: the midpoint of its placed vertices, half their distance.
+void make_edge_sphere(const Mesh& m, Body& b, std::size_t e) {
+  const mesh::Edge& ed = m.edges()[e];
+  const Vec3& p0 = b.v[static_cast<std::size_t>(ed.v0)];
+  const Vec3& p1 = b.v[static_cast<std::size_t>(ed.v1)];
+  b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
+}
+
+// With `features_later`, the face spheres and offsets are left to make_face_sphere and the edge
+// spheres to make_edge_sphere (sized only).
+void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = false) {
   // Written into sized lists (no push_back), and a face's radius as the square root of its
   // vertices' largest squared distance: sqrt is correctly rounded and monotone, so that is the
   // largest of their norms (Eigen's norm() is sqrt(squaredNorm())), the same number.
@@ -99,15 +108,10 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = fals
   for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
   for (std::size_t f = 0; f < nf; ++f) {
     b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-    if (!faces_later) make_face_sphere(m, b, f);
+    if (!features_later) make_face_sphere(m, b, f);
   }
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
-  const std::vector<mesh::Edge>& edges = m.edges();
-  for (std::size_t e = 0; e < ne; ++e) {
-    const Vec3& p0 = b.v[static_cast<std::size_t>(edges[e].v0)];
-    const Vec3& p1 = b.v[static_cast<std::size_t>(edges[e].v1)];
-    b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
-  }
+  for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
 }
 
@@ -551,6 +555,7 @@ struct ExactWorkspace {
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
   MeshSnapshot b_snapshot;
   Body b_local;
+  double b_mean_edge_local = 0, b_reach_local = 0;  // b_local's mean edge and largest |coordinate|
   std::vector<FeatureChunk> face_chunks_local, vertex_chunks_local, edge_chunks_local;
   std::vector<char> face_chunk_ready, vertex_chunk_ready, edge_chunk_ready;
 };
@@ -562,6 +567,8 @@ thread_local ExactWorkspace t_exact_workspace;
 thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 // detail::set_first_window_for_tests (exact_runs.hpp).
 thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
+// detail::set_b_edges_later_for_tests (exact_runs.hpp).
+thread_local bool t_b_edges_later = true;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -807,6 +814,8 @@ void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 
 void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = window; }
 
+void detail::set_b_edges_later_for_tests(bool later) { t_b_edges_later = later; }
+
 void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
 #ifdef PROXIMA_CCD_SSE2
   t_grid_avx2_allowed = allowed;
@@ -878,8 +887,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   } else {
     make_body(a, Pose(), body_a);
   }
-  // B's face spheres and offsets are made with their run's growths (ready_faces below): only the
-  // slab loop's faces of runs near A read them.
+  // B's face spheres and offsets, and its edge spheres, are made with their run's growths
+  // (ready_faces and ready_edges below): only the slab loop's features of runs near A read them.
   make_body(b, a_start.inverse() * b_start, body_b, true);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
@@ -897,11 +906,59 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   };
   // A's is kept with its body (the same edges, so the same sum).
   if (!a_kept) work.a_mean_edge = mean_edge_of(body_a);
-  const double mean_edge = std::max(work.a_mean_edge, mean_edge_of(body_b));
-  const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
-                                          : options.slab_sweep_fraction * body_b.whole.radius;
-  const double wanted = std::ceil(max_speed / slab_sweep);
-  const int slabs = proxima::detail::clamped_int(wanted, 1, options.max_time_slabs, options.max_time_slabs);
+  auto slabs_for = [&](double mean_b) {
+    const double mean_edge = std::max(work.a_mean_edge, mean_b);
+    const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
+                                            : options.slab_sweep_fraction * body_b.whole.radius;
+    const double wanted = std::ceil(max_speed / slab_sweep);
+    return proxima::detail::clamped_int(wanted, 1, options.max_time_slabs, options.max_time_slabs);
+  };
+  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
+  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
+  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
+  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
+  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
+  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
+  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
+  // (1e-12 relative for the rounding of hypot).
+  const bool b_kept = work.b_snapshot.matches(b);
+  work.b_snapshot.valid = false;
+  Body b_local = std::move(work.b_local);
+  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
+                            vertex_chunks_local = std::move(work.vertex_chunks_local),
+                            edge_chunks_local = std::move(work.edge_chunks_local);
+  if (!b_kept) {
+    make_body(b, Pose(), b_local);
+    make_chunks(b_local.fs, face_chunks_local);
+    make_chunks(b_local.vs, vertex_chunks_local);
+    make_chunks(b_local.es, edge_chunks_local);
+    work.b_mean_edge_local = mean_edge_of(b_local);
+    work.b_reach_local = 0;
+    for (const Vec3& x : b_local.v) work.b_reach_local = std::max(work.b_reach_local, x.cwiseAbs().maxCoeff());
+  }
+  // B's mean edge is that of its placed edges, whose spheres are made later (ready_edges). The mean
+  // of its edges in its own frame (kept with its runs) differs from it by the rounding of the
+  // placement and of the sums only, far below the allowance 1e-9 of the lengths involved (B's mean
+  // edge, its largest coordinate, the placement's): where the slab counts of both ends of the
+  // allowance agree, that is the count of the placed mean (with both ends > 0, the max, min,
+  // division (correctly rounded), ceil and clamp are all monotone). Else (a count within about
+  // 1e-9 of a whole number) the placed edges are made and summed, as before. The same count.
+  const Pose to_b = a_start.inverse() * b_start;
+  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
+  // Only for a B of more than one run of edges (with one, the slab loop reaches them all).
+  bool b_edges_made = false;
+  int slabs = 0;
+  if (t_b_edges_later && body_b.es.size() > kChunk) {
+    const double allowance = 1e-9 * (work.b_mean_edge_local + work.b_reach_local + to_b_reach);
+    const double low = work.b_mean_edge_local - allowance, high = work.b_mean_edge_local + allowance;
+    const int slabs_low = slabs_for(low);
+    if (low > 0 && slabs_low == slabs_for(high)) slabs = slabs_low;
+  }
+  if (slabs == 0) {  // (slabs_for gives at least 1)
+    for (std::size_t e = 0; e < body_b.es.size(); ++e) make_edge_sphere(b, body_b, e);
+    b_edges_made = true;
+    slabs = slabs_for(mean_edge_of(body_b));
+  }
 
   // Seed 004 section 4.2: n . omega(x) is constant along the motion and affine in x, so a face's
   // sign range is that of its vertices at s = 0. A vertex of B can only enter a face of A with a
@@ -999,28 +1056,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     if (vertex_growth[v] < 0) vertex_growth[v] = sphere_growth(body_b.vs[v]);
     return vertex_growth[v];
   };
-  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
-  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
-  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
-  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
-  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
-  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
-  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
-  // (1e-12 relative for the rounding of hypot).
-  const bool b_kept = work.b_snapshot.matches(b);
-  work.b_snapshot.valid = false;
-  Body b_local = std::move(work.b_local);
-  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
-                            vertex_chunks_local = std::move(work.vertex_chunks_local),
-                            edge_chunks_local = std::move(work.edge_chunks_local);
-  if (!b_kept) {
-    make_body(b, Pose(), b_local);
-    make_chunks(b_local.fs, face_chunks_local);
-    make_chunks(b_local.vs, vertex_chunks_local);
-    make_chunks(b_local.es, edge_chunks_local);
-  }
-  const Pose to_b = a_start.inverse() * b_start;
-  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
   std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
                             edge_chunks = std::move(work.edge_chunks);
   std::vector<char> face_chunk_ready = std::move(work.face_chunk_ready),
@@ -1063,6 +1098,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (std::size_t e = first; e < last; ++e) {
       edge_growth[e] = 0;
       if (!b_edge_ok[e]) continue;  // never read
+      if (!b_edges_made) make_edge_sphere(b, body_b, e);
       edge_growth[e] = sphere_growth(body_b.es[e]);
       g = std::max(g, edge_growth[e]);
       const mesh::Edge& ed = b.edge(static_cast<int>(e));
