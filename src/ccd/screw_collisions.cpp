@@ -1260,15 +1260,16 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
     // loops have found collisions, earliest at `first`, their next runs of B's features (and the
     // loops after them) cull on the window [s0, first + 3 time_tolerance] (B's features placed at
-    // its middle, grown over its half width) instead of the whole slab. A pair that window's culls drop has a contact function that cannot
-    // vanish there, |f| > pad > the solver's slack: a time the solver reports for it is a point where
-    // |f| <= slack or the middle of a bracket of a sign change no wider than time_tolerance, so it is
-    // later than first + 2 time_tolerance, and dropped by finish_collisions (`first` only falls as
-    // collisions come in). The pairs the window keeps are searched on the whole slab as before, in
-    // the same order: the same collisions are kept. Fewer pairs are searched (candidate_pairs and
-    // iterations fall); the query's interval budget is then spent differently, which could only
-    // matter to a query that nearly spends it. Cost only, on the slab that ends the query: the tori's
-    // pairs grow with the window (the contact is found about halfway through the slab).
+    // its middle, grown over its half width) instead of the whole slab. A pair that the window's
+    // culls drop has a contact function that cannot vanish there, |f| > pad > the solver's slack:
+    // a time the solver reports for it is a point where |f| <= slack or the middle of a bracket of
+    // a sign change no wider than time_tolerance, so it is later than first + 2 time_tolerance and
+    // dropped by finish_collisions (`first` only falls as collisions come in). The pairs the window
+    // keeps are searched on the whole slab as before, in the same order: the same collisions are
+    // kept, in the same order. Fewer pairs are searched (candidate_pairs and iterations fall); the
+    // query's interval budget is then spent differently, which could only matter to a query that
+    // nearly spends it. Cost only, on the slab that ends the query: its contact is found about
+    // halfway through it on the tori, and the pairs the culls keep grow with the window.
     double window_end = s1, first = s1;
     std::size_t seen = 0;  // the collisions `first` has taken in
     auto narrow_to_first = [&] {
