@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Internal: a check of the exact mode's runs of B's features, a switch for its runs of A's and one
-// for its grids' AVX2 loop (src/ccd/screw_collisions.cpp), for tests/ccd/exact_cull_test.cpp.
+// Internal: a check of the exact mode's runs of B's features, a switch for its runs of A's, one for
+// its first-contact window and one for its grids' AVX2 loop (src/ccd/screw_collisions.cpp), for tests/ccd/exact_cull_test.cpp.
 #pragma once
 
 #include <proxima/core/pose.hpp>
@@ -22,6 +22,20 @@ double exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const mesh
 // a deliberately broken cull, which the test must catch). Per thread; queries read it at their start.
 enum class ARunsUse { used, off, shrunk };
 void set_a_runs_use_for_tests(ARunsUse use);
+
+// The window on which the exact mode's first-contact slab loop culls its pairs once the slab has
+// a collision, for tests/ccd/exact_cull_test.cpp: up to just past the earliest collision found
+// (narrowed, as made), the whole slab (slab: the answers the narrowing must not change, but for
+// fewer pairs searched), or up to halfway to that collision (early: a deliberately broken window,
+// which the test must catch). Per thread; queries read it at their start.
+enum class FirstWindow { narrowed, slab, early };
+void set_first_window_for_tests(FirstWindow window);
+
+// Whether the exact mode makes B's placed edge spheres only for the runs the slab loop reaches,
+// taking the slab count from B's mean edge in its own frame where that decides it (true, as made),
+// or all of them up front and the count from their mean (false: the answers that must not change),
+// for tests/ccd/exact_cull_test.cpp. Per thread; queries read it at their start.
+void set_b_edges_later_for_tests(bool later);
 
 // Whether the exact mode's feature grids may test four spheres at a time with AVX2 (where the
 // processor has it; else they take the SSE2 loop), for tests/ccd/exact_cull_test.cpp: both loops

@@ -81,8 +81,17 @@ void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
   b.d[f] = b.n[f].dot(c);
 }
 
-// With `faces_later`, the face spheres and offsets are left to make_face_sphere (sized only).
-void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = false) {
+// Edge e's sphere: the midpoint of its placed vertices, half their distance.
+void make_edge_sphere(const Mesh& m, Body& b, std::size_t e) {
+  const mesh::Edge& ed = m.edges()[e];
+  const Vec3& p0 = b.v[static_cast<std::size_t>(ed.v0)];
+  const Vec3& p1 = b.v[static_cast<std::size_t>(ed.v1)];
+  b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
+}
+
+// With `features_later`, the face spheres and offsets are left to make_face_sphere and the edge
+// spheres to make_edge_sphere (sized only).
+void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = false) {
   // Written into sized lists (no push_back), and a face's radius as the square root of its
   // vertices' largest squared distance: sqrt is correctly rounded and monotone, so that is the
   // largest of their norms (Eigen's norm() is sqrt(squaredNorm())), the same number.
@@ -100,15 +109,10 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool faces_later = fals
   for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
   for (std::size_t f = 0; f < nf; ++f) {
     b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-    if (!faces_later) make_face_sphere(m, b, f);
+    if (!features_later) make_face_sphere(m, b, f);
   }
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
-  const std::vector<mesh::Edge>& edges = m.edges();
-  for (std::size_t e = 0; e < ne; ++e) {
-    const Vec3& p0 = b.v[static_cast<std::size_t>(edges[e].v0)];
-    const Vec3& p1 = b.v[static_cast<std::size_t>(edges[e].v1)];
-    b.es[e] = {(p0 + p1) / 2, (p1 - p0).norm() / 2};
-  }
+  for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
 }
 
@@ -771,6 +775,7 @@ struct ExactWorkspace {
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
   MeshSnapshot b_snapshot;
   Body b_local;
+  double b_mean_edge_local = 0, b_reach_local = 0;  // b_local's mean edge and largest |coordinate|
   std::vector<FeatureChunk> face_chunks_local, vertex_chunks_local, edge_chunks_local;
   std::vector<char> face_chunk_ready, vertex_chunk_ready, edge_chunk_ready;
 };
@@ -780,6 +785,10 @@ thread_local ExactWorkspace t_exact_workspace;
 
 // detail::set_a_runs_use_for_tests (exact_runs.hpp).
 thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
+// detail::set_first_window_for_tests (exact_runs.hpp).
+thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
+// detail::set_b_edges_later_for_tests (exact_runs.hpp).
+thread_local bool t_b_edges_later = true;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -1023,6 +1032,10 @@ void detail::validate_screw_options(const ScrewOptions& o) {
 
 void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 
+void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = window; }
+
+void detail::set_b_edges_later_for_tests(bool later) { t_b_edges_later = later; }
+
 void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
 #ifdef PROXIMA_CCD_SSE2
   t_grid_avx2_allowed = allowed;
@@ -1094,8 +1107,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   } else {
     make_body(a, Pose(), body_a);
   }
-  // B's face spheres and offsets are made with their run's growths (ready_faces below): only the
-  // slab loop's faces of runs near A read them.
+  // B's face spheres and offsets, and its edge spheres, are made with their run's growths
+  // (ready_faces and ready_edges below): only the slab loop's features of runs near A read them.
   make_body(b, a_start.inverse() * b_start, body_b, true);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
@@ -1113,11 +1126,59 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   };
   // A's is kept with its body (the same edges, so the same sum).
   if (!a_kept) work.a_mean_edge = mean_edge_of(body_a);
-  const double mean_edge = std::max(work.a_mean_edge, mean_edge_of(body_b));
-  const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
-                                          : options.slab_sweep_fraction * body_b.whole.radius;
-  const double wanted = std::ceil(max_speed / slab_sweep);
-  const int slabs = proxima::detail::clamped_int(wanted, 1, options.max_time_slabs, options.max_time_slabs);
+  auto slabs_for = [&](double mean_b) {
+    const double mean_edge = std::max(work.a_mean_edge, mean_b);
+    const double slab_sweep = mean_edge > 0 ? std::min(options.slab_sweep_fraction * body_b.whole.radius, mean_edge)
+                                            : options.slab_sweep_fraction * body_b.whole.radius;
+    const double wanted = std::ceil(max_speed / slab_sweep);
+    return proxima::detail::clamped_int(wanted, 1, options.max_time_slabs, options.max_time_slabs);
+  };
+  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
+  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
+  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
+  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
+  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
+  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
+  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
+  // (1e-12 relative for the rounding of hypot).
+  const bool b_kept = work.b_snapshot.matches(b);
+  work.b_snapshot.valid = false;
+  Body b_local = std::move(work.b_local);
+  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
+                            vertex_chunks_local = std::move(work.vertex_chunks_local),
+                            edge_chunks_local = std::move(work.edge_chunks_local);
+  if (!b_kept) {
+    make_body(b, Pose(), b_local);
+    make_chunks(b_local.fs, face_chunks_local);
+    make_chunks(b_local.vs, vertex_chunks_local);
+    make_chunks(b_local.es, edge_chunks_local);
+    work.b_mean_edge_local = mean_edge_of(b_local);
+    work.b_reach_local = 0;
+    for (const Vec3& x : b_local.v) work.b_reach_local = std::max(work.b_reach_local, x.cwiseAbs().maxCoeff());
+  }
+  // B's mean edge is that of its placed edges, whose spheres are made later (ready_edges). The mean
+  // of its edges in its own frame (kept with its runs) differs from it by the rounding of the
+  // placement and of the sums only, far below the allowance 1e-9 of the lengths involved (B's mean
+  // edge, its largest coordinate, the placement's): where the slab counts of both ends of the
+  // allowance agree, that is the count of the placed mean (with both ends > 0, the max, min,
+  // division (correctly rounded), ceil and clamp are all monotone). Else (a count within about
+  // 1e-9 of a whole number) the placed edges are made and summed, as before. The same count.
+  const Pose to_b = a_start.inverse() * b_start;
+  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
+  // Only for a B of more than one run of edges (with one, the slab loop reaches them all).
+  bool b_edges_made = false;
+  int slabs = 0;
+  if (t_b_edges_later && body_b.es.size() > kChunk) {
+    const double allowance = 1e-9 * (work.b_mean_edge_local + work.b_reach_local + to_b_reach);
+    const double low = work.b_mean_edge_local - allowance, high = work.b_mean_edge_local + allowance;
+    const int slabs_low = slabs_for(low);
+    if (low > 0 && slabs_low == slabs_for(high)) slabs = slabs_low;
+  }
+  if (slabs == 0) {  // (slabs_for gives at least 1)
+    for (std::size_t e = 0; e < body_b.es.size(); ++e) make_edge_sphere(b, body_b, e);
+    b_edges_made = true;
+    slabs = slabs_for(mean_edge_of(body_b));
+  }
 
   // Seed 004 section 4.2: n . omega(x) is constant along the motion and affine in x, so a face's
   // sign range is that of its vertices at s = 0. A vertex of B can only enter a face of A with a
@@ -1215,28 +1276,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     if (vertex_growth[v] < 0) vertex_growth[v] = sphere_growth(body_b.vs[v]);
     return vertex_growth[v];
   };
-  // The runs: B's mesh's runs in its own frame (kept while B's mesh is the same, bit for bit),
-  // placed in A's frame. A run's features come from B's vertices placed by to_b (A's frame at
-  // s = 0), its sphere from the same vertices unplaced: the placed sphere holds the placed feature
-  // spheres but for rounding, which the radius's 1e-9 relative allowance (of the run's and the
-  // placement's lengths) covers. Until the run's growths are made, its growth is a bound of
-  // theirs: a feature's point lies within R of the run's centre C, so its axis distance is at most
-  // that of C plus R (the allowance 1e-9 of the lengths involved), and the speed grows with it
-  // (1e-12 relative for the rounding of hypot).
-  const bool b_kept = work.b_snapshot.matches(b);
-  work.b_snapshot.valid = false;
-  Body b_local = std::move(work.b_local);
-  std::vector<FeatureChunk> face_chunks_local = std::move(work.face_chunks_local),
-                            vertex_chunks_local = std::move(work.vertex_chunks_local),
-                            edge_chunks_local = std::move(work.edge_chunks_local);
-  if (!b_kept) {
-    make_body(b, Pose(), b_local);
-    make_chunks(b_local.fs, face_chunks_local);
-    make_chunks(b_local.vs, vertex_chunks_local);
-    make_chunks(b_local.es, edge_chunks_local);
-  }
-  const Pose to_b = a_start.inverse() * b_start;
-  const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
   std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
                             edge_chunks = std::move(work.edge_chunks);
   std::vector<char> face_chunk_ready = std::move(work.face_chunk_ready),
@@ -1279,6 +1318,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     for (std::size_t e = first; e < last; ++e) {
       edge_growth[e] = 0;
       if (!b_edge_ok[e]) continue;  // never read
+      if (!b_edges_made) make_edge_sphere(b, body_b, e);
       edge_growth[e] = sphere_growth(body_b.es[e]);
       g = std::max(g, edge_growth[e]);
       const mesh::Edge& ed = b.edge(static_cast<int>(e));
@@ -1328,6 +1368,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     }
   }
   const ARuns& runs_of_a = t_a_runs_use == detail::ARunsUse::shrunk ? shrunk_runs : a_runs;
+  const detail::FirstWindow first_window = t_first_window;  // tests only: see narrow_to_first in the slab loop
   // The properness bounds' directions (properness.hpp), each made on its first use in the query
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
   // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
@@ -1420,9 +1461,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // la lb pad for the edge triple product) that dwarfs the rounding of either evaluation.
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
-    const double mid = (s0 + s1) / 2, half = (s1 - s0) / 2;
-    const Placement mid_pose(screw, mid);
-    const std::pair<double, double> mid_turn = mid_pose.turn;
+    // The window [mid - half, mid + half] on which the culls below bound the pairs' contact
+    // functions: the slab, or with first_contact_only a start of it once a collision is found in it
+    // (narrow_to_first below). The solver always searches the whole slab.
+    double half = (s1 - s0) / 2;
+    Placement mid_pose(screw, (s0 + s1) / 2);
+    std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
       const Vec3 c = mid_pose.apply(body_b.whole.center);
@@ -1437,6 +1481,35 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       b_mid.resize(body_b.v.size());
       for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
       b_placed = true;
+    };
+    // First contact: a slab that holds a collision is the query's last, and of its collisions only
+    // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
+    // loops have found collisions, earliest at `first`, their next runs of B's features (and the
+    // loops after them) cull on the window [s0, first + 3 time_tolerance] (B's features placed at
+    // its middle, grown over its half width) instead of the whole slab. A pair that the window's
+    // culls drop has a contact function that cannot vanish there, |f| > pad > the solver's slack:
+    // a time the solver reports for it is a point where |f| <= slack or the middle of a bracket of
+    // a sign change no wider than time_tolerance, so it is later than first + 2 time_tolerance and
+    // dropped by finish_collisions (`first` only falls as collisions come in). The pairs the window
+    // keeps are searched on the whole slab as before, in the same order: the same collisions are
+    // kept, in the same order. Fewer pairs are searched (candidate_pairs and iterations fall); the
+    // query's interval budget is then spent differently, which could only matter to a query that
+    // nearly spends it. Cost only, on the slab that ends the query: its contact is found about
+    // halfway through it on the tori, and the pairs the culls keep grow with the window.
+    double window_end = s1, first = s1;
+    std::size_t seen = 0;  // the collisions `first` has taken in
+    auto narrow_to_first = [&] {
+      const std::vector<Collision>& found = solver.collisions();
+      if (!options.first_contact_only || first_window == detail::FirstWindow::slab || found.size() == seen) return;
+      for (; seen < found.size(); ++seen) first = std::min(first, found[seen].time);
+      const double end =
+          first_window == detail::FirstWindow::early ? s0 + (first - s0) / 2 : first + 3 * options.time_tolerance;
+      if (!(end < window_end)) return;
+      window_end = end;
+      half = (end - s0) / 2;
+      mid_pose = Placement(screw, s0 + half);
+      mid_turn = mid_pose.turn;
+      b_placed = false;  // B's vertices at the window's middle
     };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
@@ -1479,6 +1552,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
     };
     for (std::size_t ch = 0; ch < face_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       if (!face_chunk_ready[ch]) {
         ready_faces(ch);
@@ -1517,6 +1591,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < vertex_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       if (!vertex_chunk_ready[ch]) {
         ready_vertices(ch);
@@ -1543,6 +1618,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       }
     }
     for (std::size_t ch = 0; ch < edge_chunks.size(); ++ch) {
+      narrow_to_first();
       if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       if (!edge_chunk_ready[ch]) {
         ready_edges(ch);

@@ -268,6 +268,100 @@ TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) 
   EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 11
 }
 
+// The first-contact slab loop's window (screw_collisions.cpp, narrow_to_first): once the slab that
+// ends the query has collisions, the loops after them cull their pairs on the slab's start up to
+// just past the earliest. On the meshes of the runs' test, and also with B's features in few runs,
+// the answers are those of culling on the whole slab: every field of every collision, contact,
+// time of impact and status (only the counts of pairs searched and of iterations may fall). The
+// same with a window that ends halfway to the earliest collision found (too short) must change
+// some answer, or these motions would not show the window sound.
+bool same_collisions(const ScrewResult& x, const ScrewResult& y) {
+  ScrewResult a = x;
+  a.candidate_pairs = y.candidate_pairs;
+  a.iterations = y.iterations;
+  return same_answers(a, y) && (x.toi == y.toi || (std::isnan(x.toi) && std::isnan(y.toi)));
+}
+
+TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCaught) {
+  const std::uint64_t seed = 4421;
+  std::mt19937_64 rng(seed);
+  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
+  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const std::array<std::pair<const Mesh*, const Mesh*>, 8> pairs = {{{&torus, &torus},
+                                                                     {&prism, &torus},
+                                                                     {&torus, &prism},
+                                                                     {&fine, &car},
+                                                                     {&car, &fine},
+                                                                     {&box, &fine},
+                                                                     {&big, &big},
+                                                                     {&car, &car}}};
+  ScrewOptions first;
+  first.first_contact_only = true;
+  int contacts = 0, caught = 0;
+  long pairs_narrowed = 0, pairs_slab = 0;
+  for (int k = 0; k < 320; ++k) {
+    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
+    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
+    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+    auto answer = [&](detail::FirstWindow window) {
+      detail::set_first_window_for_tests(window);
+      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, first);
+      detail::set_first_window_for_tests(detail::FirstWindow::narrowed);
+      return r;
+    };
+    const ScrewResult slab = answer(detail::FirstWindow::slab);
+    const ScrewResult narrowed = answer(detail::FirstWindow::narrowed);
+    ASSERT_TRUE(same_collisions(narrowed, slab)) << "seed " << seed << " motion " << k;
+    ASSERT_LE(narrowed.candidate_pairs, slab.candidate_pairs) << "seed " << seed << " motion " << k;
+    pairs_narrowed += narrowed.candidate_pairs;
+    pairs_slab += slab.candidate_pairs;
+    contacts += slab.contact ? 1 : 0;
+    caught += same_collisions(answer(detail::FirstWindow::early), slab) ? 0 : 1;
+  }
+  EXPECT_GT(contacts, 200);  // 251
+  EXPECT_LT(pairs_narrowed, pairs_slab) << "the window must cull some pairs on these motions";  // 9,299 of 11,510
+  EXPECT_GT(caught, 5) << "a window ending before the first contact must lose collisions on these motions";  // 52
+}
+
+// B's placed edge spheres made only for the runs the slab loop reaches, the slab count taken from
+// B's mean edge in its own frame where that decides it (screw_collisions.cpp, slabs_for): every
+// answer, all collisions and first contact, bit for bit as with all of B's edges placed up front
+// and the count from their mean (a different count changes the pair and iteration counts at least).
+TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
+  const std::uint64_t seed = 5113;
+  std::mt19937_64 rng(seed);
+  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
+  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12), tetra = mesh::make_box(Vec3(1e-3, 2e-3, 3e-3));
+  const std::array<std::pair<const Mesh*, const Mesh*>, 8> pairs = {{{&torus, &torus},
+                                                                     {&prism, &torus},
+                                                                     {&fine, &car},
+                                                                     {&car, &fine},
+                                                                     {&box, &fine},
+                                                                     {&big, &big},
+                                                                     {&car, &car},
+                                                                     {&tetra, &box}}};
+  int collisions = 0;
+  for (int k = 0; k < 160; ++k) {
+    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
+    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
+    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+    ScrewOptions o;
+    o.first_contact_only = k % 2 == 1;
+    auto answer = [&](bool later) {
+      detail::set_b_edges_later_for_tests(later);
+      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, o);
+      detail::set_b_edges_later_for_tests(true);
+      return r;
+    };
+    const ScrewResult up_front = answer(false), later = answer(true);
+    ASSERT_TRUE(same_answers(up_front, later)) << "seed " << seed << " motion " << k;
+    collisions += static_cast<int>(up_front.collisions.size());
+  }
+  EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
+}
+
 // The feature grids' AVX2 sphere tests (four at a time, where the processor has AVX2) decide as
 // their SSE2 loop: every answer, all collisions and first contact, bit for bit.
 TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
