@@ -4,7 +4,7 @@
 // shared machine (other builds, SMT siblings) falls on both alike. Each sample times a batch of 16
 // calls on one pair after one untimed call (bench/harness.cpp's warm regime); the result is the
 // median of next / base over the samples, and the two medians. A same-vs-same build (both sides
-// the base headers) read 0.992-0.994 at N = 32, EPA, load 6-7 (docs/benchmarks.md, session 21).
+// the base headers) read 0.992-1.001 at N = 32, EPA, load 6-7 (docs/benchmarks.md, session 21).
 //   header_ab epa|distance|intersect N [repeat=5]
 // Every answer of the two sides is compared first (exact equality, NaN equal to NaN): a count of
 // differences is printed, since a header change meant to be bit-identical should show 0.
