@@ -569,11 +569,14 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     }
     if (found) return common_point_answer(pose_a.apply(common));
     if (gjk_options->revolution_polish && gjk_options->max_iterations > kRevolutionPolishAfter) {
-      // A cone's apex and its nearest point on the other solid, certified: the answer without GJK
-      // (revolution_apex_distance, gjk/revolution_polish.hpp).
+      // A cone's apex and its nearest point on the other solid: a common point, or the answer
+      // certified, without GJK (revolution_apex_step, gjk/revolution_overlap.hpp).
       RevolutionPolish apex;
-      if (revolution_apex_distance(md, gjk_options->relative_tolerance, gjk_options->absolute_tolerance, scale,
-                                   apex)) {
+      const ApexOutcome apex_outcome =
+          revolution_apex_step(md, gjk_options->revolution_overlap, gjk_options->relative_tolerance,
+                               gjk_options->absolute_tolerance, scale, apex, common);
+      if (apex_outcome == ApexOutcome::common_point) return common_point_answer(pose_a.apply(common));
+      if (apex_outcome == ApexOutcome::separated) {
         DistanceResult r = polished_answer(apex, pose_a, newton_steps);
         if (Store) warm.direction = r.normal;
         return r;
@@ -709,7 +712,13 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// kRevolutionPolishAfter iterations are finished by Newton's method on the features holding the
 /// closest points (gjk/revolution_polish.hpp: the same fields, certificate and tolerances;
 /// iterations counts GJK's and Newton's steps) unless options.revolution_polish is false; where
-/// it does not certify, GJK goes on with the iterations left. Before GJK, unless
+/// it does not certify, GJK goes on with the iterations left. With the polish, before GJK, a
+/// cone's apex and the other solid's nearest point to it answer the pair when the same
+/// certificate holds (revolution_apex_step: iterations 0; unless options.revolution_overlap is
+/// false, also when one of them lies strictly inside the other solid: a common point), and, unless
+/// options.revolution_overlap is false, GJK's witness points are tested for a common point
+/// while no support plane has shown the pair apart (RevolutionWitnessProbe: the answer as below,
+/// with GJK's iterations so far). Before GJK, unless
 /// options.revolution_overlap is false, a common point is looked for between the two axes
 /// (gjk/revolution_overlap.hpp, closed form), and on a cold start in GJK's first support pair
 /// (taken in the direction between the axes' closest points: A's farthest point towards B inside

@@ -3,7 +3,8 @@
 // before GJK: gjk::distance and gjk::intersect answer an overlapping pair with it and skip GJK
 // (option GjkOptions::revolution_overlap); on a pair where it finds none, both start a cold GJK
 // run from the direction between the axes' closest points instead of the centres', and test that
-// run's first support pair before the loop (support_pair_common_point, below).
+// run's first support pair before the loop (support_pair_common_point, below); inside the run,
+// distance() tests GJK's witness points the same way (RevolutionWitnessProbe, at the end).
 //
 // Why: GJK proves an overlap only by enclosing the origin in a tetrahedron of support points,
 // 3-8 iterations of about 60 ns each on these curved shapes, while the common point of two
@@ -42,6 +43,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace proxima::gjk {
 
@@ -169,6 +171,68 @@ bool revolution_overlap_search(MinkowskiDifference<A, B>& md, const Pose& pose_a
   start.point = md.support(start.direction);
   start.made = true;
   return support_pair_common_point(md.shape_a(), md.shape_b(), md.b_in_a(), start.point.a, start.point.b, common);
+}
+
+/// What revolution_apex_step found.
+enum class ApexOutcome { none, separated, common_point };
+
+/// The apex step of distance() on a cylinder / cone pair (md: the pair in A's frame), before GJK:
+/// for each cone of the pair, its apex and the other solid's nearest point to it
+/// (closest_point_on). With `overlap_tests` (option revolution_overlap), the apex strictly inside
+/// the other solid, or its nearest point strictly inside the cone, is a common point (`common`,
+/// A's frame; ApexOutcome::common_point): a cone's tip poking into the other solid, which the
+/// axes' segments and the support pair can miss. Otherwise the two points are the answer when
+/// revolution_apex_certified certifies them (the polish's certificate; ApexOutcome::separated
+/// with `out`): the apex is then one of the closest points. ApexOutcome::none: nothing shown,
+/// GJK decides. Cost on a pair it does not answer: per cone a projection, a support call and at
+/// most two point-in-solid tests.
+template <class A, class B>
+  requires has_revolution_overlap<A, B>
+ApexOutcome revolution_apex_step(MinkowskiDifference<A, B>& md, bool overlap_tests, double rel_tol, double abs_tol,
+                                 double scale, RevolutionPolish& out, Vec3& common) {
+  const Pose& b_in_a = md.b_in_a();
+  const Mat3& r = b_in_a.rotation();
+  // x (A's frame) in B's frame, R^T (x - t) written per column (as support_pair_common_point).
+  const auto in_b = [&](const Vec3& x) {
+    const Vec3 q = x - b_in_a.translation();
+    return Vec3(r.col(0).dot(q), r.col(1).dot(q), r.col(2).dot(q));
+  };
+  if constexpr (std::is_same_v<B, Cone>) {
+    const Vec3 apex_local(0, 0, md.shape_b().half_height());
+    const Vec3 apex = b_in_a.apply(apex_local);
+    const Vec3 near = closest_point_on(md.shape_a(), apex);
+    if (near == apex) {  // the apex is in A
+      if (overlap_tests && strictly_inside(md.shape_a(), apex)) {
+        common = apex;
+        return ApexOutcome::common_point;
+      }
+    } else {
+      if (revolution_apex_certified(md, apex, near, false, rel_tol, abs_tol, scale, out)) return ApexOutcome::separated;
+      if (overlap_tests && strictly_inside(md.shape_b(), in_b(near))) {
+        common = near;
+        return ApexOutcome::common_point;
+      }
+    }
+  }
+  if constexpr (std::is_same_v<A, Cone>) {
+    const Vec3 apex(0, 0, md.shape_a().half_height());
+    const Vec3 apex_in_b = in_b(apex);
+    const Vec3 near_in_b = closest_point_on(md.shape_b(), apex_in_b);
+    if (near_in_b == apex_in_b) {  // the apex is in B
+      if (overlap_tests && strictly_inside(md.shape_b(), apex_in_b)) {
+        common = apex;
+        return ApexOutcome::common_point;
+      }
+    } else {
+      const Vec3 near = b_in_a.apply(near_in_b);
+      if (revolution_apex_certified(md, apex, near, true, rel_tol, abs_tol, scale, out)) return ApexOutcome::separated;
+      if (overlap_tests && strictly_inside(md.shape_a(), near)) {
+        common = near;
+        return ApexOutcome::common_point;
+      }
+    }
+  }
+  return ApexOutcome::none;
 }
 
 /// The witness test distance() makes inside the GJK run of a cylinder / cone pair

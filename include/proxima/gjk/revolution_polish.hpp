@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Newton polish of a GJK distance between cylinders and cones, on the features the closest
-// points lie on, certified by GJK's duality gap.
+// points lie on, certified by GJK's duality gap; and, before GJK, the same certificate on a cone's
+// apex and the other solid's nearest point to it (revolution_apex_certified, at the end; the
+// candidates are made by revolution_apex_step, gjk/revolution_overlap.hpp).
 //
 // Why: GJK converges only linearly where a closest point lies on a curved edge (a cylinder's or a
 // cone's rim) or on a side, where the support function has a kink (a cylinder's side is its
@@ -401,27 +403,6 @@ bool revolution_apex_certified(Md& md, const Vec3& apex, const Vec3& near, bool 
   out.normal = d;
   out.steps = 0;
   return true;
-}
-
-/// The apex candidates of a cylinder / cone pair (md: the pair in A's frame): each cone's apex
-/// and the other solid's nearest point to it, certified by revolution_apex_certified. True with
-/// `out` when one is.
-template <class Md>
-bool revolution_apex_distance(Md& md, double rel_tol, double abs_tol, double scale, RevolutionPolish& out) {
-  using A = std::decay_t<decltype(md.shape_a())>;
-  using B = std::decay_t<decltype(md.shape_b())>;
-  const Pose& b_in_a = md.b_in_a();
-  if constexpr (std::is_same_v<B, Cone>) {
-    const Vec3 apex = b_in_a.apply(Vec3(0, 0, md.shape_b().half_height()));
-    const Vec3 near = closest_point_on(md.shape_a(), apex);
-    if (revolution_apex_certified(md, apex, near, false, rel_tol, abs_tol, scale, out)) return true;
-  }
-  if constexpr (std::is_same_v<A, Cone>) {
-    const Vec3 apex(0, 0, md.shape_a().half_height());
-    const Vec3 near = b_in_a.apply(closest_point_on(md.shape_b(), b_in_a.apply_inverse(apex)));
-    if (revolution_apex_certified(md, apex, near, true, rel_tol, abs_tol, scale, out)) return true;
-  }
-  return false;
 }
 
 }  // namespace detail
