@@ -630,5 +630,208 @@ TEST(RevolutionOverlap, PlacementsWithAKnownAnswer) {
   EXPECT_NEAR(r.distance, 0.01, 1e-12);
 }
 
+// The apex step (detail::revolution_apex_step, before GJK) and the witness test inside
+// GJK's run (detail::RevolutionWitnessProbe), session 21.
+
+TEST(RevolutionApex, NearestPointIsTheProjection) {
+  // detail::closest_point_on against the oracle: a point strictly inside comes back unchanged; for
+  // a point outside, the answer lies on the surface (the equations of outside_by) and is the
+  // oracle's farthest point of the solid along p - c (c maximises (p - c) . x over the solid,
+  // which with c in the solid makes c the projection of p).
+  const std::uint64_t seed = 2026112921;
+  Rng rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int inside = 0, outside = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Placed s;
+    s.cone = i % 2 == 1;
+    s.radius = std::pow(10.0, 4 * unit(rng) - 2);
+    s.half_height = std::pow(10.0, 4 * unit(rng) - 2);
+    const double size = s.radius + s.half_height;
+    const double reach = 2 * std::max(s.radius, s.half_height);
+    Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1));
+    if (i % 11 == 0) p.x() = p.y() = 0;  // on the axis, above, below or inside
+    const Vec3 c = s.cone ? detail::closest_point_on(Cone(s.radius, s.half_height), p)
+                          : detail::closest_point_on(Cylinder(s.radius, s.half_height), p);
+    const double tol = 1e-13 * size + 1e-14 * p.norm();
+    const std::string where = "seed " + std::to_string(seed) + " point " + std::to_string(i);
+    const double out = outside_by(s, p);
+    if (out < -tol) {
+      ++inside;
+      EXPECT_EQ(c, p) << where;
+      continue;
+    }
+    if (out <= tol) continue;  // on the surface within rounding
+    ++outside;
+    EXPECT_LE(std::abs(outside_by(s, c)), tol) << where << " outside_by(c) " << outside_by(s, c);
+    const Vec3 n = (p - c).normalized();
+    const Vec3 far = s.cone ? oracles::OracleCone{s.radius, s.half_height}.support(n)
+                            : oracles::OracleCylinder{s.radius, s.half_height}.support(n);
+    EXPECT_LE(n.dot(far - c), tol) << where << " c is not the solid's farthest point along p - c";
+  }
+  EXPECT_GT(inside, 600);
+  EXPECT_GT(outside, 10000);
+}
+
+TEST(RevolutionApex, AnswersMeetTheCertificateAndAgreeWithGjk) {
+  // Random pairs of every combination with a cone, half of them with the cone's apex turned
+  // towards the other solid. A separated answer with 0 iterations is the apex closed form's (the
+  // polish counts its Newton steps): it meets the independent certificate (points on their
+  // surfaces by the equations, |pb - pa| = distance, the oracle's slab along the normal, gap
+  // within GJK's relative tolerance), one of its points is the cone's apex, and GJK alone (pushed
+  // to its rounding floor) brackets the same distance. Intersecting answers put their common
+  // point in both solids. A subset is checked against dense sampling too.
+  const std::uint64_t seed = 2026112922;
+  Rng rng(seed);
+  RandomPairs pairs;
+  std::normal_distribution<double> normal(0, 1);
+  const GjkOptions reference{.relative_tolerance = 1e-14, .revolution_polish = false, .revolution_overlap = false};
+  int apex_answers[3] = {0, 0, 0};  // cylinder-cone, cone-cylinder, cone-cone
+  int sampled = 0;
+  oracles::BoundsOptions bounds_options;
+  bounds_options.grid = 16;
+  bounds_options.refinements = 40;
+  for (int i = 0; i < 3000; ++i) {
+    Placed a, b;
+    // Kinds: (cylinder, cone), (cone, cylinder), (cone, cone) in turn.
+    const int kind = i % 3;
+    pairs.draw(rng, kind == 0 ? 1 : kind == 1 ? 2 : 3, a, b);
+    if (i % 2 == 0) {
+      // Turn a cone's apex (+z of its frame) towards the other solid's centre, give or take.
+      Placed& cone = kind == 1 ? a : b;
+      const Placed& other = kind == 1 ? b : a;
+      const Vec3 towards = (other.pose.translation() - cone.pose.translation()).normalized() +
+                           0.3 * test::draw_vec3(normal, rng);
+      const Mat3 turn = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), towards).toRotationMatrix();
+      cone.pose = Pose::from_matrix(turn, cone.pose.translation());
+    }
+    const std::string where = "seed " + std::to_string(seed) + " pair " + std::to_string(i);
+    const DistanceResult r = run(a, b);
+    const DistanceResult g = run(a, b, reference);
+    const double tol = allowance(a, b);
+    if (r.intersect) {
+      EXPECT_LE(outside_by(a, r.point_a), tol + 1e-11 * world_scale(a, b)) << where;
+      EXPECT_LE(outside_by(b, r.point_a), tol + 1e-11 * world_scale(a, b)) << where;
+      EXPECT_EQ(gjk_disagreement(r, g, tol + 1e-11 * world_scale(a, b)), "") << where;
+      continue;
+    }
+    if (r.iterations != 0) continue;
+    ++apex_answers[kind];
+    EXPECT_EQ(certificate_failure(a, b, r, tol), "") << where;
+    EXPECT_EQ(gjk_disagreement(r, g, tol + 1e-11 * world_scale(a, b)), "") << where;
+    const auto apex_of = [](const Placed& s) { return s.pose.apply(Vec3(0, 0, s.half_height)); };
+    const double from_apex = std::min(a.cone ? (r.point_a - apex_of(a)).norm() : INFINITY,
+                                      b.cone ? (r.point_b - apex_of(b)).norm() : INFINITY);
+    EXPECT_LE(from_apex, tol) << where;
+    if (i % 40 < 2 && sampled < 40) {
+      ++sampled;
+      const auto bounds_of = [&](const auto& oa, const auto& ob) {
+        return oracles::sampled_distance_bounds(oa, a.pose, ob, b.pose, bounds_options);
+      };
+      const oracles::OracleCylinder cyl_a{a.radius, a.half_height}, cyl_b{b.radius, b.half_height};
+      const oracles::OracleCone cone_a{a.radius, a.half_height}, cone_b{b.radius, b.half_height};
+      const oracles::DistanceBounds bounds = a.cone ? (b.cone ? bounds_of(cone_a, cone_b) : bounds_of(cone_a, cyl_b))
+                                                    : bounds_of(cyl_a, cone_b);
+      EXPECT_LE(r.distance, bounds.upper + tol) << where;
+      EXPECT_GE(r.distance, bounds.lower - tol) << where;
+    }
+  }
+  std::printf("apex answers: %d cylinder-cone, %d cone-cylinder, %d cone-cone; %d against sampling\n",
+              apex_answers[0], apex_answers[1], apex_answers[2], sampled);
+  EXPECT_GT(apex_answers[0], 60);
+  EXPECT_GT(apex_answers[1], 60);
+  EXPECT_GT(apex_answers[2], 60);
+  EXPECT_GT(sampled, 10);
+}
+
+TEST(RevolutionApex, OffUnderTheOptionAndTheCap) {
+  // Under revolution_polish off, or a cap of kRevolutionPolishAfter, no apex closed form: GJK's
+  // answer (iterations > 0) on a cone's apex above a cylinder's cap.
+  Placed cyl, cone;
+  cone.cone = true;
+  cone.radius = 0.6;
+  cone.half_height = 0.5;
+  cone.pose = pose(about_x(std::numbers::pi), Vec3(0.2, 0.1, 1.8));  // apex down at z = 1.3
+  const DistanceResult on = run(cyl, cone);
+  EXPECT_FALSE(on.intersect);
+  EXPECT_EQ(on.iterations, 0);
+  EXPECT_NEAR(on.distance, 0.3, 1e-15);
+  EXPECT_LT((on.point_b - Vec3(0.2, 0.1, 1.3)).norm(), 1e-15);
+  EXPECT_LT((on.point_a - Vec3(0.2, 0.1, 1.0)).norm(), 1e-15);
+  const DistanceResult off = run(cyl, cone, kPolishOff);
+  EXPECT_GT(off.iterations, 0);
+  EXPECT_NEAR(off.distance, 0.3, 1e-12);
+  const DistanceResult capped = run(cyl, cone, GjkOptions{.max_iterations = kRevolutionPolishAfter});
+  EXPECT_GT(capped.iterations, 0);
+}
+
+TEST(RevolutionWitnessProbe, CommonPointsMatchTheOracle) {
+  // The probe on simplices of 1-3 random witness pairs (a_i in A, b_i in B, A's frame) with
+  // random weights: it answers exactly when the oracle puts sum lambda_i b_i strictly inside
+  // A or sum lambda_i a_i strictly inside B (beyond the rounding allowance either way), its common
+  // point is that point, and with a positive lower bound (a support plane showed the pair apart)
+  // it never answers.
+  const std::uint64_t seed = 2026112923;
+  Rng rng(seed);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  int answered = 0, refused = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Placed a, b;
+    draw_pair(rng, i % 4 >= 2, i % 2 == 1, std::pow(10.0, 4 * unit(rng) - 2), 4.0, 1.0, a, b);
+    const Pose b_in_a = a.pose.inverse() * b.pose;
+    const int n = 1 + i % 3;
+    Simplex simplex;
+    simplex.size = n;
+    double total = 0;
+    for (int k = 0; k < n; ++k) {
+      const auto uk = static_cast<std::size_t>(k);
+      // a_i a point of A, b_i one of B (A's frame), as GJK's are: a surface point in a random
+      // direction (the oracle's support), pulled towards the centre by a random factor.
+      const Vec3 da = test::draw_vec3(normal, rng), db = test::draw_vec3(normal, rng);
+      const double fa = unit(rng), fb = unit(rng);
+      const Vec3 sa = a.cone ? oracles::OracleCone{a.radius, a.half_height}.support(da)
+                             : oracles::OracleCylinder{a.radius, a.half_height}.support(da);
+      const Vec3 sb = b.cone ? oracles::OracleCone{b.radius, b.half_height}.support(db)
+                             : oracles::OracleCylinder{b.radius, b.half_height}.support(db);
+      simplex.points[uk].a = std::sqrt(fa) * sa;
+      simplex.points[uk].b = b_in_a.apply(std::sqrt(fb) * sb);
+      simplex.points[uk].w = simplex.points[uk].a - simplex.points[uk].b;
+      simplex.lambda[uk] = 0.1 + unit(rng);
+      total += simplex.lambda[uk];
+    }
+    for (int k = 0; k < n; ++k) simplex.lambda[static_cast<std::size_t>(k)] /= total;
+    const Witnesses w = simplex_witnesses(simplex);
+    const Vec3 wa_world = a.pose.apply(w.a), wb_world = a.pose.apply(w.b);
+    const double tol = allowance(a, b);
+    const double b_in_solid_a = outside_by(a, wb_world), a_in_solid_b = outside_by(b, wa_world);
+    const std::string where = "seed " + std::to_string(seed) + " case " + std::to_string(i);
+    with_shapes(a, b, [&](const auto& sa, const auto& sb) {
+      using Sa = std::decay_t<decltype(sa)>;
+      using Sb = std::decay_t<decltype(sb)>;
+      const MinkowskiDifference<Sa, Sb> md(sa, sb, b_in_a);
+      detail::RevolutionWitnessProbe<Sa, Sb> apart{md};
+      EXPECT_FALSE(apart(simplex, 1e-3)) << where;
+      detail::RevolutionWitnessProbe<Sa, Sb> probe{md};
+      const bool found = probe(simplex, i % 5 == 0 ? 0.0 : -1.0);
+      EXPECT_EQ(found, probe.found) << where;
+      if (found) {
+        ++answered;
+        const Vec3 p = a.pose.apply(probe.common);
+        EXPECT_TRUE(probe.common == w.a || probe.common == w.b) << where;
+        EXPECT_LE(outside_by(a, p), tol) << where;
+        EXPECT_LE(outside_by(b, p), tol) << where;
+      } else {
+        ++refused;
+        EXPECT_FALSE(b_in_solid_a < -tol) << where << " b witness inside A by " << -b_in_solid_a;
+        EXPECT_FALSE(a_in_solid_b < -tol) << where << " a witness inside B by " << -a_in_solid_b;
+      }
+      return 0;
+    });
+  }
+  EXPECT_GT(answered, 1000);
+  EXPECT_GT(refused, 2000);
+}
+
 }  // namespace
 }  // namespace proxima::gjk

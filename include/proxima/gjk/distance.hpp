@@ -145,12 +145,16 @@ inline bool is_repeated(const Simplex& s, const Vec3& w) {
   return false;
 }
 
+/// run_gjk_in_place without a probe (the default).
+struct NoProbe {};
+
 /// The GJK loop on core(A) - core(B) (A's frame), starting from run.simplex (may be empty: then
 /// `direction` seeds it). `margin` = sum of the margins: in intersect mode the loop stops as soon
 /// as the lower bound exceeds it (separated) or |v| falls to it (overlap). The mode is a template
 /// argument so each query compiles only its own tests.
-template <GjkMode Mode, class Md>
-void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, const GjkOptions& options) {
+template <GjkMode Mode, class Md, class Probe = NoProbe>
+void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, const GjkOptions& options,
+                      Probe* probe = nullptr) {
   const double margin = md.margin();
   const double contact_sq = options.absolute_tolerance * scale * scale;
   if (run.simplex.size == 0) {
@@ -268,6 +272,13 @@ void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, 
     keep_support_set(run.simplex, sub);
     run.v = v_next;
     vv = vv_next;
+    if constexpr (!std::is_same_v<Probe, NoProbe>) {
+      // The probe answered (its owner reads the answer from it): the run stops where it is.
+      if (probe != nullptr && (*probe)(run.simplex, run.lower_bound)) {
+        run.status = Status::converged;
+        break;
+      }
+    }
   }
   if (lower_bound_d == lower_bound_d) run.lower_bound_direction = lower_bound_d / lower_bound_dn;
   if (run.status == Status::iteration_limit && vv <= contact_sq) run.contact = true;
@@ -398,14 +409,14 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
 /// hill-climbing hints, the start simplex and the first direction from `warm`, runs GJK, and
 /// stores the final simplex and hints back into `warm` (unless `Store` is false: the cold
 /// overloads, whose WarmStart dies with the call).
-template <GjkMode Mode, bool Store = true, class A, class B>
+template <GjkMode Mode, bool Store = true, class A, class B, class Probe = NoProbe>
 void run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
-                  WarmStart& warm, GjkRun& run) {
+                  WarmStart& warm, GjkRun& run, Probe* probe = nullptr) {
   md.hint_a_ = warm.hint_a;
   md.hint_b_ = warm.hint_b;
   if (warm.size > 0) run.simplex = load_warm_simplex(warm, md.b_in_a());
   const Vec3 dir = first_direction(md.shape_a(), md.shape_b(), pose_a, md.b_in_a(), warm);
-  run_gjk_in_place<Mode>(md, run, dir, scale, options);
+  run_gjk_in_place<Mode>(md, run, dir, scale, options, probe);
   if constexpr (Store) {
     store_warm_simplex(run.simplex, md.b_in_a(), warm);
     warm.hint_a = md.hint_a_;
@@ -429,20 +440,20 @@ GjkRun run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double sc
 /// run_warm_gjk<GjkMode::distance, Store> from `warm`, or, on a cold start (no simplex, no
 /// direction in `warm`) with a finite nonzero `seed` (A's frame, a guess of the direction from A
 /// to B), from that direction; the final state goes into `warm` as run_warm_gjk stores it.
-template <bool Store, class A, class B>
+template <bool Store, class A, class B, class Probe = NoProbe>
 void run_seeded_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
-                    WarmStart& warm, const Vec3& seed, GjkRun& run) {
+                    WarmStart& warm, const Vec3& seed, GjkRun& run, Probe* probe = nullptr) {
   if (is_cold(warm) && seed.allFinite() && seed.squaredNorm() > 0) {
     WarmStart seeded = warm;
     seeded.direction = pose_a.rotate(seed);
-    run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, seeded, run);
+    run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, seeded, run, probe);
     if constexpr (Store) {
       seeded.direction = warm.direction;  // the seed was this query's guess, not the caller's
       warm = seeded;
     }
     return;
   }
-  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, warm, run);
+  run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, options, warm, run, probe);
 }
 
 }  // namespace detail
@@ -469,6 +480,21 @@ inline IntersectResult common_point_intersect_answer() {
   r.iterations = 0;
   r.status = Status::converged;
   r.detail = Detail::origin_enclosed;
+  return r;
+}
+
+/// distance()'s answer from a certified RevolutionPolish (A's frame) in the world frame.
+inline DistanceResult polished_answer(const RevolutionPolish& polish, const Pose& pose_a, int iterations) {
+  DistanceResult r;
+  r.iterations = iterations;
+  r.status = Status::converged;
+  r.detail = Detail::duality_gap;
+  r.gap = std::max(0.0, polish.upper - polish.lower);
+  r.distance = polish.upper;
+  r.intersect = false;
+  r.normal = pose_a.rotate(polish.normal);
+  r.point_a = pose_a.apply(polish.point_a);
+  r.point_b = pose_a.apply(polish.point_b);
   return r;
 }
 
@@ -543,13 +569,30 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
     }
     if (found) return common_point_answer(pose_a.apply(common));
     if (gjk_options->revolution_polish && gjk_options->max_iterations > kRevolutionPolishAfter) {
+      // A cone's apex and its nearest point on the other solid: a common point, or the answer
+      // certified, without GJK (revolution_apex_step, gjk/revolution_overlap.hpp).
+      RevolutionPolish apex;
+      const ApexOutcome apex_outcome =
+          revolution_apex_step(md, gjk_options->revolution_overlap, gjk_options->relative_tolerance,
+                               gjk_options->absolute_tolerance, scale, apex, common);
+      if (apex_outcome == ApexOutcome::common_point) return common_point_answer(pose_a.apply(common));
+      if (apex_outcome == ApexOutcome::separated) {
+        DistanceResult r = polished_answer(apex, pose_a, newton_steps);
+        if (Store) warm.direction = r.normal;
+        return r;
+      }
+      // The run's probe (RevolutionWitnessProbe, gjk/revolution_overlap.hpp): the witness points
+      // tested for a common point while no support plane has shown the pair apart.
+      RevolutionWitnessProbe<A, B> probe{md};
+      RevolutionWitnessProbe<A, B>* probe_ptr = gjk_options->revolution_overlap ? &probe : nullptr;
       // Cylinders and cones: GJK as usual, in runs of kRevolutionPolishAfter iterations (the
-      // pairs it settles fast keep its answer); once it has proven the pair separated with a
-      // direction within kRevolutionPolishStartGap, the Newton polish (gjk/revolution_polish.hpp)
-      // is tried once, and GJK goes on to the cap where it does not certify.
+      // pairs it settles fast keep its answer; a run the probe stops overlaps: the probe's common point);
+      // once it has proven the pair separated with a direction within kRevolutionPolishStartGap,
+      // the Newton polish (gjk/revolution_polish.hpp) is tried once, and GJK goes on to the cap
+      // where it does not certify.
       GjkOptions part = *gjk_options;
       part.max_iterations = kRevolutionPolishAfter;
-      run_seeded_gjk<false>(md, pose_a, scale, part, warm, axes_between, run);
+      run_seeded_gjk<false>(md, pose_a, scale, part, warm, axes_between, run, probe_ptr);
       int done = run.iterations;
       bool tried = false;
       while (run.status == Status::iteration_limit && done < gjk_options->max_iterations) {
@@ -560,16 +603,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
           RevolutionPolish polish;
           if (revolution_polish(a, b, b_in_a, Vec3(-run.v / vn), w.a, b_in_a.apply_inverse(w.b),
                                 gjk_options->relative_tolerance, gjk_options->absolute_tolerance, scale, polish)) {
-            DistanceResult r;
-            r.iterations = done + polish.steps + newton_steps;
-            r.status = Status::converged;
-            r.detail = Detail::duality_gap;
-            r.gap = std::max(0.0, polish.upper - polish.lower);
-            r.distance = polish.upper;
-            r.intersect = false;
-            r.normal = pose_a.rotate(polish.normal);
-            r.point_a = pose_a.apply(polish.point_a);
-            r.point_b = pose_a.apply(polish.point_b);
+            DistanceResult r = polished_answer(polish, pose_a, done + polish.steps + newton_steps);
             if constexpr (Store) {
               store_warm_simplex(run.simplex, b_in_a, warm);
               warm.hint_a = md.hint_a_;
@@ -583,8 +617,13 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         part.max_iterations = tried ? left : std::min(left, kRevolutionPolishAfter);
         run.contact = false;  // set by a capped run for its final |v| only; decided again
         run.iterations = 0;
-        run_gjk_in_place<GjkMode::distance>(md, run, run.v, scale, part);
+        run_gjk_in_place<GjkMode::distance>(md, run, run.v, scale, part, probe_ptr);
         done += run.iterations;
+      }
+      if (probe.found) {
+        DistanceResult r = common_point_answer(pose_a.apply(probe.common));
+        r.iterations = done + newton_steps;
+        return r;
       }
       run.iterations = done;
       if constexpr (Store) {
@@ -673,7 +712,13 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
 /// kRevolutionPolishAfter iterations are finished by Newton's method on the features holding the
 /// closest points (gjk/revolution_polish.hpp: the same fields, certificate and tolerances;
 /// iterations counts GJK's and Newton's steps) unless options.revolution_polish is false; where
-/// it does not certify, GJK goes on with the iterations left. Before GJK, unless
+/// it does not certify, GJK goes on with the iterations left. With the polish, before GJK, a
+/// cone's apex and the other solid's nearest point to it answer the pair when the same
+/// certificate holds (revolution_apex_step: iterations 0; unless options.revolution_overlap is
+/// false, also when one of them lies strictly inside the other solid: a common point), and, unless
+/// options.revolution_overlap is false, GJK's witness points are tested for a common point
+/// while no support plane has shown the pair apart (RevolutionWitnessProbe: the answer as below,
+/// with GJK's iterations so far). Before GJK, unless
 /// options.revolution_overlap is false, a common point is looked for between the two axes
 /// (gjk/revolution_overlap.hpp, closed form), and on a cold start in GJK's first support pair
 /// (taken in the direction between the axes' closest points: A's farthest point towards B inside

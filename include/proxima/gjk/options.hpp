@@ -41,15 +41,19 @@ struct GjkOptions {
   /// gjk::distance polishes Cylinder and Cone pairs (any combination) that GJK has proven
   /// separated but not settled within kRevolutionPolishAfter iterations by Newton's method on the
   /// features holding the closest points (gjk/revolution_polish.hpp: same certificate and
-  /// tolerances, GJK goes on when it does not certify). Off: GJK alone for those pairs.
+  /// tolerances, GJK goes on when it does not certify); before GJK it tries a cone's apex and
+  /// the other solid's nearest point to it, with the same certificate (revolution_apex_step).
+  /// Only when max_iterations > kRevolutionPolishAfter. Off: GJK alone for those pairs.
   bool revolution_polish = true;
   /// gjk::distance and gjk::intersect first look for a common point of Cylinder and Cone pairs
   /// (any combination) between their axes (gjk/revolution_overlap.hpp: closed form, no loop);
   /// when they find one the pair overlaps (that point is distance()'s common point) without GJK.
   /// A cold query also tests its first GJK support pair, taken in the direction between the axes'
   /// closest points (a point of one surface strictly inside the other solid is a common point).
-  /// When they find none, GJK decides, and a cold run starts from that support pair. Off: GJK
-  /// decides every pair from its usual start.
+  /// When they find none, GJK decides, and a cold run starts from that support pair; with the
+  /// polish (revolution_polish), gjk::distance also tests GJK's witness points for a common point
+  /// while no support plane has shown the pair apart (RevolutionWitnessProbe). Off: GJK decides
+  /// every pair from its usual start.
   bool revolution_overlap = true;
   /// gjk::distance and gjk::intersect, on a cold start with two solids that have an interior test
   /// (Polytope, Box, Ellipsoid, Cylinder, Cone; cylinder / cone pairs have revolution_overlap

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Newton polish of a GJK distance between cylinders and cones, on the features the closest
-// points lie on, certified by GJK's duality gap.
+// points lie on, certified by GJK's duality gap; and, before GJK, the same certificate on a cone's
+// apex and the other solid's nearest point to it (revolution_apex_certified, at the end; the
+// candidates are made by revolution_apex_step, gjk/revolution_overlap.hpp).
 //
 // Why: GJK converges only linearly where a closest point lies on a curved edge (a cylinder's or a
 // cone's rim) or on a side, where the support function has a kink (a cylinder's side is its
@@ -332,6 +334,75 @@ bool revolution_polish(const A& a, const B& b, const Pose& b_in_a, const Vec3& n
     return true;
   }
   return false;
+}
+
+/// The point of a cylinder (local frame) nearest to p, found in p's meridian half-plane (the
+/// solid's section by the half-plane through its axis and p is the rectangle rho in [0, r],
+/// z in [-h, h], and the nearest point of a solid of revolution lies in that section); p itself
+/// when p is in the solid.
+inline Vec3 closest_point_on(const Cylinder& c, const Vec3& p) {
+  const double r = c.radius();
+  const double h = c.half_height();
+  const double rho2 = p.x() * p.x() + p.y() * p.y();
+  const double z = std::clamp(p.z(), -h, h);
+  if (rho2 <= r * r) return {p.x(), p.y(), z};
+  const double k = r / std::sqrt(rho2);
+  return {k * p.x(), k * p.y(), z};
+}
+
+/// The same for a cone: its section is the triangle apex (0, h), rim (R, -h), base centre
+/// (0, -h); outside it the nearest point is on the side's segment or on the base's.
+inline Vec3 closest_point_on(const Cone& c, const Vec3& p) {
+  const double big_r = c.radius();
+  const double h = c.half_height();
+  const double rho = std::sqrt(p.x() * p.x() + p.y() * p.y());
+  const double z = p.z();
+  if (z >= -h && 2 * h * rho <= big_r * (h - z)) return p;  // inside
+  // The side, apex + t (R, -2 h), t in [0, 1].
+  const double ss = big_r * big_r + 4 * h * h;
+  const double t = std::clamp((rho * big_r - (z - h) * 2 * h) / ss, 0.0, 1.0);
+  double rho_n = t * big_r;
+  double z_n = h - 2 * h * t;
+  // The base, (min(rho, R), -h), when it is nearer.
+  const double rho_b = std::min(rho, big_r);
+  const double side2 = (rho - rho_n) * (rho - rho_n) + (z - z_n) * (z - z_n);
+  const double base2 = (rho - rho_b) * (rho - rho_b) + (z + h) * (z + h);
+  if (base2 < side2) {
+    rho_n = rho_b;
+    z_n = -h;
+  }
+  if (!(rho > 0)) return {0, 0, z_n};
+  const double k = rho_n / rho;
+  return {k * p.x(), k * p.y(), z_n};
+}
+
+/// Distance between a cylinder / cone pair whose closest points are a cone's apex and the
+/// nearest point of the other solid to it, in closed form (A's frame), certified as the polish
+/// is (revolution_polish: the support planes' slab along the apex's normal, with rel_tol and
+/// abs_tol; above GJK's contact band). `apex`: the apex (a point of one solid), `near`: the other
+/// solid's nearest point to it, `apex_on_a`: whether the apex is A's. True with `out` filled (the
+/// normal A towards B) when the certificate holds; false otherwise (e.g. the pair overlaps, or
+/// the closest points are elsewhere): the caller goes on to GJK.
+template <class Md>
+bool revolution_apex_certified(Md& md, const Vec3& apex, const Vec3& near, bool apex_on_a, double rel_tol,
+                               double abs_tol, double scale, RevolutionPolish& out) {
+  const Vec3 pa = apex_on_a ? apex : near;
+  const Vec3 pb = apex_on_a ? near : apex;
+  const Vec3 e = pb - pa;
+  const double upper = e.norm();
+  if (!(upper * upper > abs_tol * scale * scale) || !std::isfinite(upper)) return false;
+  const Vec3 d = e / upper;
+  const auto sp = md.support(d);  // A's farthest point along d, B's along -d
+  const double lower = d.dot(sp.b - sp.a);
+  const double gap2 = upper * upper - upper * lower;
+  if (!(lower > 0) || !(gap2 <= std::max(rel_tol * upper * upper, abs_tol * scale * scale))) return false;
+  out.point_a = pa;
+  out.point_b = pb;
+  out.upper = upper;
+  out.lower = lower;
+  out.normal = d;
+  out.steps = 0;
+  return true;
 }
 
 }  // namespace detail
