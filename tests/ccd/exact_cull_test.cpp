@@ -217,6 +217,31 @@ TEST(ExactCullPrecomputed, RunSpheresHoldTheirFeaturesAndBoundTheirGrowth) {
 // the cull are those without it, every field of every collision and the pair and iteration
 // counts. The same runs with their radii halved (a cull that is not conservative) must change
 // some answer, or these motions would not show the cull sound.
+using MeshPair = std::pair<const Mesh*, const Mesh*>;
+
+// The seeded motions of the switch tests below: motion k of `count` is drawn (in order, from rng)
+// for the pair k % pairs.size(), every fourth ending 0.97 of the way into B's turn, and handed to
+// body(k, a, b, motion).
+template <class Body>
+void for_each_motion(std::mt19937_64& rng, std::span<const MeshPair> pairs, int count, Body&& body) {
+  for (int k = 0; k < count; ++k) {
+    const MeshPair& pair = pairs[static_cast<std::size_t>(k) % pairs.size()];
+    const test::Motion m =
+        test::random_motion(rng, *pair.first, *pair.second, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+    body(k, *pair.first, *pair.second, m);
+  }
+}
+
+// The query with a test switch set to `value` (set(value)), the switch put back to `restore` after.
+template <class Set, class Value>
+ScrewResult answer_with(const Set& set, Value value, Value restore, const Mesh& a, const Mesh& b,
+                        const test::Motion& m, const ScrewOptions& o) {
+  set(value);
+  ScrewResult r = screw_collisions(a, m.a0, m.a1, b, m.b0, m.b1, o);
+  set(restore);
+  return r;
+}
+
 // Every field of two answers the same, bit for bit (collisions in order, counts, status).
 bool same_answers(const ScrewResult& x, const ScrewResult& y) {
   if (x.collisions.size() != y.collisions.size() || x.status != y.status || x.candidate_pairs != y.candidate_pairs ||
@@ -241,29 +266,20 @@ TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) 
   const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
   const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
   const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
-  const std::array<std::pair<const Mesh*, const Mesh*>, 7> pairs = {
+  const std::array<MeshPair, 7> pairs = {
       {{&torus, &torus}, {&prism, &torus}, {&torus, &prism}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&big, &big}}};
   ScrewOptions first;
   first.first_contact_only = true;
   int contacts = 0, caught = 0;
-  for (int k = 0; k < 280; ++k) {
-    // Named pointers, not a structured binding: the lambda below reads them (clang 14 does not
-    // capture structured bindings).
-    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
-    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
-    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
-    auto answer = [&](detail::ARunsUse use) {
-      detail::set_a_runs_use_for_tests(use);
-      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, first);
-      detail::set_a_runs_use_for_tests(detail::ARunsUse::used);
-      return r;
-    };
+  auto use_runs = [](detail::ARunsUse use) { detail::set_a_runs_use_for_tests(use); };
+  for_each_motion(rng, pairs, 280, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
+    auto answer = [&](detail::ARunsUse use) { return answer_with(use_runs, use, detail::ARunsUse::used, a, b, m, first); };
     const ScrewResult without = answer(detail::ARunsUse::off);
     const ScrewResult with = answer(detail::ARunsUse::used);
     ASSERT_TRUE(same_answers(with, without)) << "seed " << seed << " motion " << k;
     contacts += without.contact ? 1 : 0;
     caught += same_answers(answer(detail::ARunsUse::shrunk), without) ? 0 : 1;
-  }
+  });
   EXPECT_GT(contacts, 180);  // 226
   EXPECT_GT(caught, 5) << "halving the runs' radii must lose pairs on these motions";  // 11
 }
@@ -288,7 +304,7 @@ TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCa
   const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
   const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
   const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
-  const std::array<std::pair<const Mesh*, const Mesh*>, 8> pairs = {{{&torus, &torus},
+  const std::array<MeshPair, 8> pairs = {{{&torus, &torus},
                                                                      {&prism, &torus},
                                                                      {&torus, &prism},
                                                                      {&fine, &car},
@@ -300,15 +316,10 @@ TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCa
   first.first_contact_only = true;
   int contacts = 0, caught = 0;
   long pairs_narrowed = 0, pairs_slab = 0;
-  for (int k = 0; k < 320; ++k) {
-    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
-    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
-    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+  auto set_window = [](detail::FirstWindow window) { detail::set_first_window_for_tests(window); };
+  for_each_motion(rng, pairs, 320, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
     auto answer = [&](detail::FirstWindow window) {
-      detail::set_first_window_for_tests(window);
-      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, first);
-      detail::set_first_window_for_tests(detail::FirstWindow::narrowed);
-      return r;
+      return answer_with(set_window, window, detail::FirstWindow::narrowed, a, b, m, first);
     };
     const ScrewResult slab = answer(detail::FirstWindow::slab);
     const ScrewResult narrowed = answer(detail::FirstWindow::narrowed);
@@ -318,7 +329,7 @@ TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCa
     pairs_slab += slab.candidate_pairs;
     contacts += slab.contact ? 1 : 0;
     caught += same_collisions(answer(detail::FirstWindow::early), slab) ? 0 : 1;
-  }
+  });
   EXPECT_GT(contacts, 200);  // 251
   EXPECT_LT(pairs_narrowed, pairs_slab) << "the window must cull some pairs on these motions";  // 9,299 of 11,510
   EXPECT_GT(caught, 5) << "a window ending before the first contact must lose collisions on these motions";  // 52
@@ -334,7 +345,7 @@ TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
   const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
   const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
   const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12), tetra = mesh::make_box(Vec3(1e-3, 2e-3, 3e-3));
-  const std::array<std::pair<const Mesh*, const Mesh*>, 8> pairs = {{{&torus, &torus},
+  const std::array<MeshPair, 8> pairs = {{{&torus, &torus},
                                                                      {&prism, &torus},
                                                                      {&fine, &car},
                                                                      {&car, &fine},
@@ -343,22 +354,15 @@ TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
                                                                      {&car, &car},
                                                                      {&tetra, &box}}};
   int collisions = 0;
-  for (int k = 0; k < 160; ++k) {
-    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
-    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
-    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+  auto edges_later = [](bool later) { detail::set_b_edges_later_for_tests(later); };
+  for_each_motion(rng, pairs, 160, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
     ScrewOptions o;
     o.first_contact_only = k % 2 == 1;
-    auto answer = [&](bool later) {
-      detail::set_b_edges_later_for_tests(later);
-      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, o);
-      detail::set_b_edges_later_for_tests(true);
-      return r;
-    };
-    const ScrewResult up_front = answer(false), later = answer(true);
+    const ScrewResult up_front = answer_with(edges_later, false, true, a, b, m, o);
+    const ScrewResult later = answer_with(edges_later, true, true, a, b, m, o);
     ASSERT_TRUE(same_answers(up_front, later)) << "seed " << seed << " motion " << k;
     collisions += static_cast<int>(up_front.collisions.size());
-  }
+  });
   EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
 }
 
@@ -370,25 +374,18 @@ TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
   std::mt19937_64 rng(seed);
   const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
   const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
-  const std::array<std::pair<const Mesh*, const Mesh*>, 6> pairs = {
+  const std::array<MeshPair, 6> pairs = {
       {{&torus, &torus}, {&prism, &torus}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&car, &car}}};
   int collisions = 0;
-  for (int k = 0; k < 60; ++k) {
-    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
-    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
-    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+  auto use_avx2 = [](bool avx2) { detail::set_grid_avx2_for_tests(avx2); };
+  for_each_motion(rng, pairs, 60, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
     ScrewOptions o;
     o.first_contact_only = k % 2 == 1;
-    auto answer = [&](bool avx2) {
-      detail::set_grid_avx2_for_tests(avx2);
-      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, o);
-      detail::set_grid_avx2_for_tests(true);
-      return r;
-    };
-    const ScrewResult sse2 = answer(false), avx2 = answer(true);
+    const ScrewResult sse2 = answer_with(use_avx2, false, true, a, b, m, o);
+    const ScrewResult avx2 = answer_with(use_avx2, true, true, a, b, m, o);
     ASSERT_TRUE(same_answers(sse2, avx2)) << "seed " << seed << " motion " << k;
     collisions += static_cast<int>(sse2.collisions.size());
-  }
+  });
   EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
 }
 
@@ -416,28 +413,21 @@ TEST(ExactGridAvx2, EdgeFilterKeepsTheAnswersAtEveryThreshold) {
   };
   const Mesh torus = mesh::make_torus(1, 0.3), car = mesh::make_car();
   const Mesh open_torus = open_copy(torus, 7), open_box = open_copy(mesh::make_box(Vec3(0.4, 0.6, 0.8)), 6);
-  const std::array<std::pair<const Mesh*, const Mesh*>, 5> pairs = {
+  const std::array<MeshPair, 5> pairs = {
       {{&torus, &torus}, {&open_torus, &torus}, {&torus, &open_torus}, {&open_box, &car}, {&car, &open_box}}};
   const std::array<double, 5> thresholds = {-1, -0.5, -0.1, 0.1, 0.5};
   int collisions = 0, pairs_solved = 0;
-  for (int k = 0; k < 50; ++k) {
-    const Mesh* a = pairs[static_cast<std::size_t>(k) % pairs.size()].first;
-    const Mesh* b = pairs[static_cast<std::size_t>(k) % pairs.size()].second;
-    const test::Motion m = test::random_motion(rng, *a, *b, k / static_cast<int>(pairs.size()), k % 4 == 0 ? 0.97 : 0);
+  auto use_avx2 = [](bool avx2) { detail::set_grid_avx2_for_tests(avx2); };
+  for_each_motion(rng, pairs, 50, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
     ScrewOptions o;
     o.first_contact_only = k % 3 == 2;
     o.properness_threshold = thresholds[static_cast<std::size_t>(k / 3) % thresholds.size()];
-    auto answer = [&](bool avx2) {
-      detail::set_grid_avx2_for_tests(avx2);
-      ScrewResult r = screw_collisions(*a, m.a0, m.a1, *b, m.b0, m.b1, o);
-      detail::set_grid_avx2_for_tests(true);
-      return r;
-    };
-    const ScrewResult sse2 = answer(false), avx2 = answer(true);
+    const ScrewResult sse2 = answer_with(use_avx2, false, true, a, b, m, o);
+    const ScrewResult avx2 = answer_with(use_avx2, true, true, a, b, m, o);
     ASSERT_TRUE(same_answers(sse2, avx2)) << "seed " << seed << " motion " << k;
     collisions += static_cast<int>(sse2.collisions.size());
     pairs_solved += sse2.candidate_pairs;
-  }
+  });
   EXPECT_GT(collisions, 200);    // the sample holds collisions to compare
   EXPECT_GT(pairs_solved, 2000);  // and pairs that reached the solver
 }

@@ -57,6 +57,16 @@ struct Placed {
   Pose pose;
 };
 
+/// A cylinder or cone at the origin (identity pose), radius and half height each 10^[-2, 2).
+Placed random_local_shape(Rng& rng, bool cone) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  Placed s;
+  s.cone = cone;
+  s.radius = std::pow(10.0, 4 * unit(rng) - 2);
+  s.half_height = std::pow(10.0, 4 * unit(rng) - 2);
+  return s;
+}
+
 /// How far p lies outside the placed shape at least (> 0 outside, <= 0 inside), from the shape's
 /// equations in its local frame (written out here, independent of the library's shapes): the
 /// largest violated constraint, the slanted one of a cone scaled to a distance.
@@ -554,10 +564,7 @@ TEST(RevolutionOverlap, StrictlyInsideAgreesWithTheOracle) {
   std::uniform_real_distribution<double> unit(0, 1);
   int inside = 0, outside = 0;
   for (int i = 0; i < 20000; ++i) {
-    Placed s;
-    s.cone = i % 2 == 1;
-    s.radius = std::pow(10.0, 4 * unit(rng) - 2);
-    s.half_height = std::pow(10.0, 4 * unit(rng) - 2);
+    const Placed s = random_local_shape(rng, i % 2 == 1);
     const double reach = 1.3 * std::max(s.radius, s.half_height);
     const Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), 1.3 * s.half_height * (2 * unit(rng) - 1));
     const bool in = s.cone ? detail::strictly_inside(Cone(s.radius, s.half_height), p)
@@ -643,10 +650,7 @@ TEST(RevolutionApex, NearestPointIsTheProjection) {
   std::uniform_real_distribution<double> unit(0, 1);
   int inside = 0, outside = 0;
   for (int i = 0; i < 20000; ++i) {
-    Placed s;
-    s.cone = i % 2 == 1;
-    s.radius = std::pow(10.0, 4 * unit(rng) - 2);
-    s.half_height = std::pow(10.0, 4 * unit(rng) - 2);
+    const Placed s = random_local_shape(rng, i % 2 == 1);
     const double size = s.radius + s.half_height;
     const double reach = 2 * std::max(s.radius, s.half_height);
     Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1));
