@@ -37,6 +37,11 @@ void set_first_window_for_tests(FirstWindow window);
 // for tests/ccd/exact_cull_test.cpp. Per thread; queries read it at their start.
 void set_b_edges_later_for_tests(bool later);
 
+// Whether the exact mode's workspace recognises the previous query's meshes by
+// Mesh::content_id() before comparing their bytes (true, as made) or by the bytes alone (false:
+// the answers the ids must not change), for tests/ccd/workspace_test.cpp. Per thread.
+void set_snapshot_ids_for_tests(bool use);
+
 // Whether the exact mode's feature grids may test four spheres at a time with AVX2 (where the
 // processor has it; else they take the SSE2 loop), for tests/ccd/exact_cull_test.cpp: both loops
 // must give the same answers bit for bit. Per thread; queries read it at their start.

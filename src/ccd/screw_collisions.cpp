@@ -119,8 +119,17 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = f
 // What make_body(m, Pose()) and the query's other motion-independent set-up of A read from a mesh,
 // kept from the previous query's A: when the next A holds the same (bit for bit), its body, vertex
 // grid and edge lines are those of the previous query and are not made again (cost only).
+// A mesh whose content_id() is the snapshot's holds the same contents (Mesh::content_id: ids are
+// handed on only with the contents, and a Mesh is immutable), so it matches without reading them;
+// another id is compared byte by byte as before (a copy rebuilt with the same numbers, such as the
+// rescaled copy a query far from unit scale makes each time, still matches; `id` then takes the
+// new mesh's, see note_id).
+// detail::set_snapshot_ids_for_tests (exact_runs.hpp): off, matches() compares the bytes alone.
+thread_local bool t_snapshot_ids = true;
+
 struct MeshSnapshot {
   bool valid = false;
+  std::uint64_t id = 0;  // content_id() of the mesh taken or last matched (0: none, never an id)
   std::vector<Vec3> vertices;
   std::vector<int> face_vertices, face_starts;
   std::vector<mesh::Plane> planes;
@@ -131,6 +140,12 @@ struct MeshSnapshot {
   static bool same_bytes(const void* x, const void* y, std::size_t n) { return n == 0 || std::memcmp(x, y, n) == 0; }
 
   bool matches(const Mesh& m) const {
+    if (valid && t_snapshot_ids && m.content_id() == id) return true;
+    return matches_bytes(m);
+  }
+
+  // The snapshot's contents are m's, bit for bit (counts, vertices, faces, planes, edges, sphere).
+  bool matches_bytes(const Mesh& m) const {
     if (!valid || m.num_vertices() != static_cast<int>(vertices.size()) ||
         m.num_faces() + 1 != static_cast<int>(face_starts.size()) || m.num_edges() != static_cast<int>(edges.size())) {
       return false;
@@ -154,7 +169,11 @@ struct MeshSnapshot {
            same_bytes(&m.bounding_sphere().radius, &sphere_radius, sizeof(double));
   }
 
+  // After matches(m): the id to recognise m by next time (m's contents are the snapshot's).
+  void note_id(const Mesh& m) { id = m.content_id(); }
+
   void take(const Mesh& m) {
+    id = m.content_id();
     const std::size_t nf = static_cast<std::size_t>(m.num_faces());
     vertices.assign(m.vertices().begin(), m.vertices().end());
     face_vertices.clear();
@@ -283,9 +302,12 @@ class SphereGrid {
     start_[cells] = static_cast<int>(listed);
     ids_.resize(listed);
     // Zero entries after the listed ones: the tests read spheres two (SSE2) or four (AVX2) at a
-    // time (see test_run).
+    // time (see test_run), so at most kListPadding past the last listed one; the lists keep their
+    // length (all the spheres plus the padding) and nothing reads beyond that (zeroing the whole
+    // tail, about half the lists when the facing flags leave half the spheres out, was 1.5% of the
+    // tori's first contact, session 22).
     for (std::vector<double>* list : {&x_, &y_, &z_, &r_}) {
-      std::fill(list->begin() + static_cast<std::ptrdiff_t>(listed), list->end(), 0.0);
+      std::fill_n(list->begin() + static_cast<std::ptrdiff_t>(listed), kListPadding, 0.0);
     }
   }
 
@@ -1036,6 +1058,8 @@ void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = w
 
 void detail::set_b_edges_later_for_tests(bool later) { t_b_edges_later = later; }
 
+void detail::set_snapshot_ids_for_tests(bool use) { t_snapshot_ids = use; }
+
 void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
 #ifdef PROXIMA_CCD_SSE2
   t_grid_avx2_allowed = allowed;
@@ -1236,7 +1260,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   a_edge_ok.assign(static_cast<std::size_t>(a.num_edges()), 0);
   b_edge_ok.assign(static_cast<std::size_t>(b.num_edges()), 0);
   for (int e = 0; e < a.num_edges(); ++e) a_edge_ok[e] = edge_usable(a.edge(e), a_face_back);
-  for (int e = 0; e < b.num_edges(); ++e) b_edge_ok[e] = edge_usable(b.edge(e), b_face_fwd);
+  // B's are made per run of edges with the run's growths (ready_edges below): only the edge loop's
+  // runs that it finds near A read them.
 
   SphereGrid a_vertices = std::move(work.a_vertices), a_edges = std::move(work.a_edges),
              a_faces = std::move(work.a_faces);
@@ -1317,6 +1342,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     double g = 0;
     for (std::size_t e = first; e < last; ++e) {
       edge_growth[e] = 0;
+      b_edge_ok[e] = edge_usable(b.edge(static_cast<int>(e)), b_face_fwd);
       if (!b_edge_ok[e]) continue;  // never read
       if (!b_edges_made) make_edge_sphere(b, body_b, e);
       edge_growth[e] = sphere_growth(body_b.es[e]);
@@ -1741,9 +1767,17 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   work.b_vertex_ready = std::move(b_vertex_ready);
   work.b_face_ready = std::move(b_face_ready);
   work.b_edge_ready = std::move(b_edge_ready);
-  if (!a_kept) work.a_snapshot.take(a);
+  if (a_kept) {
+    work.a_snapshot.note_id(a);
+  } else {
+    work.a_snapshot.take(a);
+  }
   work.a_snapshot.valid = true;
-  if (!b_kept) work.b_snapshot.take(b);
+  if (b_kept) {
+    work.b_snapshot.note_id(b);
+  } else {
+    work.b_snapshot.take(b);
+  }
   work.b_snapshot.valid = true;
   if (solver.stats().capped) {
     result.status = Status::iteration_limit;

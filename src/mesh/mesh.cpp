@@ -6,6 +6,7 @@
 #include "core/power_of_two.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <string>
@@ -228,8 +229,14 @@ Mesh Mesh::from_faces(std::vector<Vec3> vertices, const std::vector<std::vector<
   return m;
 }
 
+std::uint64_t Mesh::ContentId::next() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 Mesh Mesh::scaled_by_power_of_two(int exponent) const {
   Mesh m = *this;
+  m.id_.value = ContentId::next();  // other contents than this mesh's
   for (Vec3& p : m.vertices_) p = times_power_of_two(p, exponent);
   for (Plane& plane : m.planes_) plane.offset = std::ldexp(plane.offset, exponent);
   m.aabb_ = {times_power_of_two(m.aabb_.min, exponent), times_power_of_two(m.aabb_.max, exponent)};

@@ -8,11 +8,14 @@
 #include <proxima/core/tolerance.hpp>
 #include <proxima/mesh/generators.hpp>
 
+#include "ccd/exact_runs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace proxima::ccd {
@@ -131,6 +134,73 @@ TEST(CcdWorkspace, AMeshReplacedInPlaceIsNotTakenForThePreviousOne) {
                   "shape " + std::to_string(i) + " copied, pass " + std::to_string(pass));
     }
   }
+}
+
+// The exact mode recognises the previous query's meshes by Mesh::content_id() before comparing
+// their bytes (MeshSnapshot). Meshes that change between queries in every way a Mesh can (replaced
+// in place by copy and by move, a scaled copy, which must not keep its source's id, a mesh moved
+// into the place of another), A and B both, first contact and all collisions: the same answers,
+// bit for bit, as on a fresh thread and as with the bytes compared alone
+// (detail::set_snapshot_ids_for_tests(false)).
+TEST(CcdWorkspace, MeshesRecognisedByTheirIdAnswerAsByTheirBytes) {
+  auto turn = [](double angle, const Vec3& axis, const Vec3& t) {
+    return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), t);
+  };
+  const Mesh torus = mesh::make_torus(1, 0.3);
+  const Mesh scaled = torus.scaled_by_power_of_two(-1);  // the same faces, other numbers
+  const Mesh wide = mesh::make_torus(1, 0.34);
+  const Pose a_end = turn(0.05, Vec3(0, 0, 1), Vec3(0.1, 0, 0));
+  const Pose b_start = turn(0.3, Vec3(1, 0, 0), Vec3(2.9, 0.2, 0.1));
+  const Pose b_end = turn(0.9, Vec3(1, 1, 0), Vec3(-2.8, 0.1, 0));
+  // Which mesh each query's A and B are (0 torus, 1 scaled, 2 wide), and how they got into the
+  // two mesh objects the queries use.
+  enum class How { copy, move, same };
+  struct Step {
+    int a, b;
+    How how;
+    bool first;
+  };
+  const std::vector<Step> steps = {
+      {0, 0, How::copy, true},  {1, 0, How::copy, true},  {0, 1, How::move, true}, {0, 1, How::same, false},
+      {2, 2, How::move, false}, {2, 0, How::copy, true},  {1, 1, How::copy, true}, {1, 1, How::same, true},
+      {0, 0, How::move, false}, {1, 2, How::copy, false}, {0, 0, How::copy, true}, {2, 1, How::move, true}};
+  const std::vector<const Mesh*> shapes = {&torus, &scaled, &wide};
+  auto options = [](bool first) {
+    ScrewOptions o;
+    o.method = ScrewMethod::exact;
+    o.first_contact_only = first;
+    return o;
+  };
+  std::vector<ScrewResult> fresh(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    std::thread([&, i] {
+      fresh[i] = screw_collisions(*shapes[steps[i].a], Pose(), a_end, *shapes[steps[i].b], b_start, b_end,
+                                  options(steps[i].first));
+    }).join();
+  }
+  std::size_t with_contact = 0;
+  for (const ScrewResult& r : fresh) with_contact += r.contact ? 1 : 0;
+  EXPECT_GE(with_contact, steps.size() - 2) << "the motion collides for most meshes";
+  EXPECT_FALSE(fresh[0].collisions.size() == fresh[1].collisions.size() && fresh[0].toi == fresh[1].toi)
+      << "the scaled torus should answer otherwise than the torus";
+  for (const bool ids : {true, false}) {
+    detail::set_snapshot_ids_for_tests(ids);
+    Mesh a = torus, b = torus;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const Step& st = steps[i];
+      if (st.how == How::copy) {
+        a = *shapes[st.a];
+        b = *shapes[st.b];
+      } else if (st.how == How::move) {
+        Mesh next_a = *shapes[st.a], next_b = *shapes[st.b];
+        a = std::move(next_a);
+        b = std::move(next_b);
+      }
+      expect_same(fresh[i], screw_collisions(a, Pose(), a_end, b, b_start, b_end, options(st.first)),
+                  "step " + std::to_string(i) + (ids ? ", ids" : ", bytes"));
+    }
+  }
+  detail::set_snapshot_ids_for_tests(true);
 }
 
 }  // namespace

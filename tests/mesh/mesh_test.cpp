@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 #include <set>
+#include <utility>
 
 namespace proxima::mesh {
 namespace {
@@ -123,6 +125,39 @@ TEST(Mesh, TorusCountsEulerAndVolume) {
   const double smooth = 2 * std::numbers::pi * std::numbers::pi * 1 * 0.09;
   EXPECT_LT(m.volume(), smooth);
   EXPECT_GT(m.volume(), 0.95 * smooth);
+}
+
+// content_id() (the ccd workspace's cache key): a new id for every mesh built, shared by copies,
+// handed on by a move (the moved-from mesh gets a new one), never 0.
+TEST(Mesh, ContentIdIsSharedByCopiesOnly) {
+  const Mesh torus = make_torus(1, 0.3);
+  const Mesh same_numbers = make_torus(1, 0.3);  // equal contents, built again: another id
+  const Mesh box = make_box(Vec3(0.5, 0.5, 0.5));
+  std::set<std::uint64_t> ids = {torus.content_id(), same_numbers.content_id(), box.content_id()};
+  EXPECT_EQ(ids.size(), 3u);
+  EXPECT_EQ(ids.count(0), 0u);
+  const Mesh copy = torus;
+  EXPECT_EQ(copy.content_id(), torus.content_id());
+  Mesh assigned = box;
+  EXPECT_EQ(assigned.content_id(), box.content_id());
+  assigned = torus;  // now the torus's contents
+  EXPECT_EQ(assigned.content_id(), torus.content_id());
+  // Scaled copies hold other numbers (also by 2^0: a mesh built is a new id).
+  for (int exponent : {-3, 0, 1, 40}) {
+    const Mesh scaled = torus.scaled_by_power_of_two(exponent);
+    EXPECT_TRUE(ids.insert(scaled.content_id()).second) << exponent;
+  }
+  // A move hands the id on; the mesh moved from (its contents taken) gets one no mesh had.
+  Mesh from = torus;
+  const Mesh moved = std::move(from);
+  EXPECT_EQ(moved.content_id(), torus.content_id());
+  EXPECT_TRUE(ids.insert(from.content_id()).second);
+  Mesh target = box;
+  Mesh source = same_numbers;
+  target = std::move(source);
+  EXPECT_EQ(target.content_id(), same_numbers.content_id());
+  EXPECT_EQ(target.num_faces(), same_numbers.num_faces());
+  EXPECT_TRUE(ids.insert(source.content_id()).second);
 }
 
 TEST(Mesh, LPrismVolumeAndNonConvexTriangulation) {

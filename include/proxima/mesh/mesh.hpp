@@ -10,6 +10,7 @@
 #include <proxima/core/types.hpp>
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -105,6 +106,13 @@ class Mesh {
   /// Local-frame AABB and a bounding sphere centred at the AABB centre.
   const Aabb& aabb() const noexcept { return aabb_; }
   const BoundingSphere& bounding_sphere() const noexcept { return sphere_; }
+  /// An id of this mesh's contents, for caches keyed on a mesh (the ccd exact mode's per-thread
+  /// workspace): two meshes with the same id hold the same contents, bit for bit. Every mesh built
+  /// (from_faces, scaled_by_power_of_two) gets an id no other mesh of the process had; a copy (or a
+  /// copy assignment) takes its source's, which is safe because a Mesh is immutable; a move takes
+  /// it too and leaves the mesh moved from with a new one. Equal meshes may have different ids.
+  /// Never 0.
+  std::uint64_t content_id() const noexcept { return id_.value; }
 
   /// The same mesh with every length multiplied by 2^exponent: vertices, plane offsets, AABB,
   /// bounding sphere and extent exactly (a power of two scales without rounding while the numbers
@@ -135,6 +143,23 @@ class Mesh {
   double volume_ = kNaN;
   Aabb aabb_;
   BoundingSphere sphere_;
+  // content_id(): a new value for every mesh built; copied with the contents; a move hands it on
+  // and gives the moved-from mesh (whose contents the move took) a new one.
+  struct ContentId {
+    std::uint64_t value = next();
+    ContentId() = default;
+    ContentId(const ContentId&) = default;
+    ContentId& operator=(const ContentId&) = default;
+    ContentId(ContentId&& other) noexcept : value(other.value) { other.value = next(); }
+    ContentId& operator=(ContentId&& other) noexcept {
+      value = other.value;
+      other.value = next();
+      return *this;
+    }
+    ~ContentId() = default;
+    static std::uint64_t next() noexcept;  // 1, 2, 3, ... over the process (atomic)
+  };
+  ContentId id_;
 };
 
 }  // namespace proxima::mesh
