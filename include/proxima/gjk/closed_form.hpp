@@ -104,12 +104,12 @@ inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, 
   r.distance = core - margins;
   r.intersect = false;
   r.normal = n;
-  // Written vector * scalar, not scalar * vector (the same products bit for bit): the benchmark's
-  // translation unit kept Eigen's assignment of `ca + ra * n` and `cb - rb * n` out of line (two
-  // calls through expression objects on the stack), and these forms it inlines; the capsule
-  // pair's separated queries took 24 -> 18 ns on its row (docs/benchmarks.md, session 22).
-  r.point_a = ca + n * ra;
-  r.point_b = cb - n * rb;
+  // add_scaled (core/types.hpp): the benchmark's translation unit kept Eigen's assignment of
+  // `ca + ra * n` and `cb - rb * n` out of line (two calls through expression objects on the
+  // stack); in line, the capsule pair's separated queries took 24 -> 18 ns on its row
+  // (docs/benchmarks.md, session 22). The same bits as those expressions.
+  r.point_a = add_scaled(ca, ra, n);
+  r.point_b = add_scaled(cb, -rb, n);
   return r;
 }
 
@@ -205,7 +205,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Box& b,
   r.intersect = !apart;
   r.distance = apart ? core - ra : 0.0;
   r.normal = apart ? n : nan_vec3();
-  r.point_a = apart ? Vec3(ca + n * ra) : qb;  // vector * scalar: see rounded_answer
+  r.point_a = apart ? add_scaled(ca, ra, n) : qb;  // in line: see rounded_answer
   r.point_b = qb;
   return r;
 }

@@ -683,8 +683,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   r.distance = c.distance - margins;
   r.intersect = false;
   r.normal = pose_a.rotate(c.normal);
-  r.point_a = pose_a.apply(c.core.a + margin_a * c.normal);
-  r.point_b = pose_a.apply(c.core.b - margin_b * c.normal);
+  r.point_a = pose_a.apply(add_scaled(c.core.a, margin_a, c.normal));
+  r.point_b = pose_a.apply(add_scaled(c.core.b, -margin_b, c.normal));
   if (Store) warm.direction = r.normal;
   return r;
 }

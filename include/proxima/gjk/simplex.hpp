@@ -96,7 +96,7 @@ inline void offer_segment(SubDistance& best, const W& w, int i, int j) {
   const double s = -a.dot(t) / tt;
   if (s <= 0) return offer_vertex(best, w, i);
   if (s >= 1) return offer_vertex(best, w, j);
-  const Vec3 p = a + s * t;
+  const Vec3 p = add_scaled(a, s, t);
   const double dd = p.squaredNorm();
   if (!(best.distance_squared <= dd) && dd == dd) {
     best.point = p;
@@ -123,7 +123,7 @@ inline SubDistance closest_on_segment(const W& w, int i, int j) {
   if (s <= 0) return vertex_answer(w, i);
   if (s >= 1) return vertex_answer(w, j);
   SubDistance r;
-  r.point = a + s * t;
+  r.point = add_scaled(a, s, t);
   r.lambda[static_cast<std::size_t>(i)] = 1 - s;
   r.lambda[static_cast<std::size_t>(j)] = s;
   r.mask = (1U << i) | (1U << j);
