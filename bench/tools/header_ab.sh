@@ -5,7 +5,9 @@
 #   BUILD_DIR: a configured build with proxima_shapes built (both sides link its libraries, so
 #   changes under src/ are not compared); BASE_COMMIT: the commit whose include/ is the base side.
 # Builds the driver, then runs it pinned to CPU 1 (default: epa 32 5).
+# AB_DRIVER=prim_ab builds bench/tools/prim_ab_{query,main}.cpp instead (bench/tools/prim_ab.sh).
 set -e
+DRIVER=${AB_DRIVER:-header_ab}
 BUILD=$(cd "${1:?build directory}" && pwd)
 BASE=${2:?base commit}
 shift 2
@@ -14,10 +16,10 @@ OUT=$(mktemp -d)
 mkdir "$OUT/base"
 git -C "$SRC" archive "$BASE" include | tar -x -C "$OUT/base"
 FLAGS="-O3 -DNDEBUG -std=c++20 -I$SRC/bench -isystem /usr/include/eigen3"
-g++ $FLAGS -I"$OUT/base/include" -Dgjk=gjk_base -DAB_SIDE=base -c "$SRC/bench/tools/header_ab_query.cpp" -o "$OUT/base.o"
-g++ $FLAGS -I"$SRC/include" -DAB_SIDE=next -c "$SRC/bench/tools/header_ab_query.cpp" -o "$OUT/next.o"
-g++ $FLAGS -I"$SRC/include" "$SRC/bench/tools/header_ab_main.cpp" "$OUT/base.o" "$OUT/next.o" "$SRC/bench/inputs.cpp" \
-  "$SRC/bench/reference/minkowski.cpp" "$BUILD/libproxima_shapes.a" "$BUILD/libproxima_core.a" -lqhull_r -o "$OUT/header_ab"
-if [ $# -eq 0 ]; then set -- epa 32 5; fi
-taskset -c 1 "$OUT/header_ab" "$@"
+g++ $FLAGS -I"$OUT/base/include" -Dgjk=gjk_base -DAB_SIDE=base -c "$SRC/bench/tools/${DRIVER}_query.cpp" -o "$OUT/base.o"
+g++ $FLAGS -I"$SRC/include" -DAB_SIDE=next -c "$SRC/bench/tools/${DRIVER}_query.cpp" -o "$OUT/next.o"
+g++ $FLAGS -I"$SRC/include" "$SRC/bench/tools/${DRIVER}_main.cpp" "$OUT/base.o" "$OUT/next.o" "$SRC/bench/inputs.cpp" \
+  "$SRC/bench/reference/minkowski.cpp" "$BUILD/libproxima_shapes.a" "$BUILD/libproxima_core.a" -lqhull_r -o "$OUT/$DRIVER"
+if [ $# -eq 0 ] && [ "$DRIVER" = header_ab ]; then set -- epa 32 5; fi
+taskset -c 1 "$OUT/$DRIVER" "$@"
 rm -rf "$OUT"
