@@ -45,14 +45,11 @@ class Pose {
   Vec3 apply(const Vec3& local_point) const { return rotation_ * local_point + translation_; }
   /// Rotates a direction from local to world coordinates (no translation).
   Vec3 rotate(const Vec3& local_direction) const { return rotation_ * local_direction; }
-  /// Maps a world point into local coordinates.
-  Vec3 apply_inverse(const Vec3& world_point) const {
-    return rotation_.transpose() * (world_point - translation_);
-  }
-  /// Rotates a world direction into local coordinates.
-  Vec3 rotate_inverse(const Vec3& world_direction) const {
-    return rotation_.transpose() * world_direction;
-  }
+  /// Maps a world point into local coordinates: R^T (world_point - t).
+  Vec3 apply_inverse(const Vec3& world_point) const { return transpose_times(rotation_, world_point - translation_); }
+  /// Rotates a world direction into local coordinates: R^T d (core/types.hpp: in line, the bits of
+  /// Eigen's `R.transpose() * d`).
+  Vec3 rotate_inverse(const Vec3& world_direction) const { return transpose_times(rotation_, world_direction); }
 
   /// The inverse transform (local = inverse().apply(world)).
   Pose inverse() const;

@@ -27,4 +27,14 @@ inline Vec3 nan_vec3() { return Vec3::Constant(kNaN); }
   return a + s * b;
 }
 
+/// r^T v, the same bits as Eigen's `r.transpose() * v` (each coordinate a column of r dotted
+/// with v, summed left to right; tests/core/transpose_times_test.cpp), written out so it is always
+/// evaluated in line: GCC 12 kept Eigen's assignment of that product out of line in large
+/// translation units (a call per use, e.g. in the box pair's pre-pass, the ellipsoid Newton step
+/// and every Pose::rotate_inverse; docs/benchmarks.md, session 23).
+inline Vec3 transpose_times(const Mat3& r, const Vec3& v) {
+  return Vec3(r(0, 0) * v.x() + r(1, 0) * v.y() + r(2, 0) * v.z(), r(0, 1) * v.x() + r(1, 1) * v.y() + r(2, 1) * v.z(),
+              r(0, 2) * v.x() + r(1, 2) * v.y() + r(2, 2) * v.z());
+}
+
 }  // namespace proxima

@@ -58,19 +58,19 @@ struct BoxPairFrame {
   Vec3 hb;
 
   /// Support point of B along d (A's frame), sign(0) = +1 as Box::support.
-  Vec3 support_b(const Vec3& d) const { return t + r * box_signs(r.transpose() * d, hb); }
+  Vec3 support_b(const Vec3& d) const { return t + r * box_signs(transpose_times(r, d), hb); }
   /// The point of B nearest p (A's frame): clamp in B's frame.
   Vec3 closest_in_b(const Vec3& p) const {
-    const Vec3 u = r.transpose() * (p - t);
+    const Vec3 u = transpose_times(r, p - t);
     return t + r * u.cwiseMax(-hb).cwiseMin(hb);
   }
   bool inside_a(const Vec3& p) const { return (p.cwiseAbs().array() <= ha.array()).all(); }
   bool inside_b(const Vec3& p) const {
-    return ((r.transpose() * (p - t)).cwiseAbs().array() <= hb.array()).all();
+    return (transpose_times(r, p - t).cwiseAbs().array() <= hb.array()).all();
   }
   /// The support-plane lower bound on the distance along the unit direction n (A towards B).
   double plane_bound(const Vec3& n) const {
-    return n.dot(t) - ha.dot(n.cwiseAbs()) - hb.dot((r.transpose() * n).cwiseAbs());
+    return n.dot(t) - ha.dot(n.cwiseAbs()) - hb.dot(transpose_times(r, n).cwiseAbs());
   }
 
   static Vec3 box_signs(const Vec3& d, const Vec3& h) {
@@ -109,8 +109,8 @@ inline bool box_box_common_point(const BoxPairFrame& f, Vec3& out) {
     const Vec3 q0 = s0 * f.t;
     const Vec3 qd = (s1 - s0) * f.t;
     double u0 = 0, u1 = 0;
-    if (clip_to_box(f.r.transpose() * (q0 - f.t), f.r.transpose() * qd, f.hb, u0, u1)) {
-      const Vec3 p = q0 + (0.5 * (u0 + u1)) * qd;
+    if (clip_to_box(transpose_times(f.r, q0 - f.t), transpose_times(f.r, qd), f.hb, u0, u1)) {
+      const Vec3 p = add_scaled(q0, 0.5 * (u0 + u1), qd);
       if (f.inside_a(p) && f.inside_b(p)) {
         out = p;
         return true;
@@ -118,7 +118,7 @@ inline bool box_box_common_point(const BoxPairFrame& f, Vec3& out) {
     }
   }
   // A's edges in B's frame: A's centre is at c = -R^T t, its axis i is row i of R.
-  const Vec3 c = -(f.r.transpose() * f.t);
+  const Vec3 c = -transpose_times(f.r, f.t);
   for (int i = 0; i < 3; ++i) {
     const int p = (i + 1) % 3, q = (i + 2) % 3;
     const Vec3 ei = f.r.row(i).transpose();
@@ -273,7 +273,7 @@ inline bool box_box_distance(const Box& a, const Pose& pose_a, const Box& b, con
     a0[bi] = -f.ha[bi];
     Vec3 ad = Vec3::Zero();
     ad[bi] = 2 * f.ha[bi];
-    Vec3 lb = BoxPairFrame::box_signs(-(f.r.transpose() * n), f.hb);
+    Vec3 lb = BoxPairFrame::box_signs(-transpose_times(f.r, n), f.hb);
     lb[bj] = -f.hb[bj];
     const Vec3 b0 = f.t + f.r * lb;
     const Vec3 bd = (2 * f.hb[bj]) * f.r.col(bj);

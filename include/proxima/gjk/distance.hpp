@@ -148,6 +148,20 @@ inline bool is_repeated(const Simplex& s, const Vec3& w) {
 /// run_gjk_in_place without a probe (the default).
 struct NoProbe {};
 
+/// The search direction of Nesterov-accelerated GJK (Montaut et al. 2022) at iteration k: d
+/// (in: the previous direction, out: the new one) mixed with momentum; returns |d|. Out of line
+/// and cold: GjkOptions::nesterov is off by default, and in line its Eigen arithmetic grew the
+/// default loop of every query (docs/benchmarks.md, session 23).
+[[gnu::noinline, gnu::cold]] inline double nesterov_direction(int k, const Vec3& v, const Vec3& w_prev, Vec3& d) {
+  const double momentum = (k + 1.0) / (k + 3.0);
+  const Vec3 y = momentum * v + (1 - momentum) * w_prev;
+  // Unit directions mixed (Montaut et al. normalise for polytopes; measured here it also helps
+  // smooth shapes in close proximity).
+  d = momentum * d.normalized() + (1 - momentum) * y.normalized();
+  if (!(d.squaredNorm() > 0)) d = v;
+  return d.norm();
+}
+
 /// The GJK loop on core(A) - core(B) (A's frame), starting from run.simplex (may be empty: then
 /// `direction` seeds it). `margin` = sum of the margins: in intersect mode the loop stops as soon
 /// as the lower bound exceeds it (separated) or |v| falls to it (overlap). The mode is a template
@@ -194,13 +208,7 @@ void run_gjk_in_place(Md& md, GjkRun& run, const Vec3& direction, double scale, 
     const double vn = std::sqrt(vv);
     double dn = vn;
     if (nesterov) {
-      const double momentum = (k + 1.0) / (k + 3.0);
-      const Vec3 y = momentum * run.v + (1 - momentum) * w_prev;
-      // Unit directions mixed (Montaut et al. normalise for polytopes; measured here it also
-      // helps smooth shapes in close proximity).
-      d = momentum * d.normalized() + (1 - momentum) * y.normalized();
-      if (!(d.squaredNorm() > 0)) d = run.v;
-      dn = d.norm();
+      dn = nesterov_direction(k, run.v, w_prev, d);
     } else {
       d = run.v;
     }

@@ -87,7 +87,7 @@ struct NewtonEval {
 inline NewtonEval newton_eval(const Vec3& qa, const Mat3& rot, const Vec3& beta, const Vec3& d) {
   NewtonEval e;
   const Vec3 sad = qa.cwiseProduct(d);
-  const Vec3 bd = beta.cwiseProduct(rot.transpose() * d);
+  const Vec3 bd = beta.cwiseProduct(transpose_times(rot, d));
   e.na = std::sqrt(d.dot(sad));
   e.nb = bd.norm();
   e.sa = sad / e.na;
@@ -171,7 +171,7 @@ bool ellipsoid_newton_distance(const A& a, const Pose& pose_a, const B& b, const
   const Vec3 inv_alpha = alpha.cwiseInverse();
   const Vec3 inv_beta = beta.cwiseInverse();
   const auto overlap = [&](const Vec3& p) {
-    const Vec3 pb = rot.transpose() * (p - t);
+    const Vec3 pb = transpose_times(rot, p - t);
     return p.cwiseProduct(inv_alpha).squaredNorm() <= 1 && pb.cwiseProduct(inv_beta).squaredNorm() <= 1;
   };
   const auto answer_overlap = [&](const Vec3& p) {
@@ -225,7 +225,7 @@ bool ellipsoid_newton_distance(const A& a, const Pose& pose_a, const B& b, const
       return false;
     }
     // Backtracking: halve the step until g decreases (g is convex, the step a descent direction).
-    const Vec3 step = y1 * e1 + y2 * e2;
+    const Vec3 step = add_scaled(y1 * e1, y2, e2);  // y1 e1 + y2 e2, in line (add_scaled)
     double s = 1;
     bool moved = false;
     for (int h = 0; h < kEllipsoidNewtonMaxHalvings; ++h, s *= 0.5) {
@@ -289,11 +289,11 @@ bool ellipsoid_newton_distance(const A& a, const Pose& pose_a, const B& b, const
     tangent_basis(d, e1, e2);
     double x1 = 0, x2 = 0;
     if (!(f > 0) || !newton_solve(qa, sbm, ev, e1, e2, f, e1.dot(w), e2.dot(w), x1, x2)) break;
-    const Vec3 step = x1 * e1 + x2 * e2;
+    const Vec3 step = add_scaled(x1 * e1, x2, e2);
     double s = 1;
     bool moved = false;
     for (int h = 0; h < kEllipsoidNewtonMaxHalvings; ++h, s *= 0.5) {
-      const Vec3 dn = (d + s * step).normalized();
+      const Vec3 dn = add_scaled(d, s, step).normalized();
       const NewtonEval en = newton_eval(qa, rot, beta, dn);
       const double fn = dn.dot(t) - en.na - en.nb;
       if (fn >= f - f_rounding) {

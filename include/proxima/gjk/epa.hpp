@@ -367,8 +367,8 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
     r.depth = r.intersect ? margins - c.distance : 0.0;
     r.gap = c.gap;
     r.normal = pose_a.rotate(c.normal);
-    r.point_a = pose_a.apply(c.core.a + margin_a * c.normal);
-    r.point_b = pose_a.apply(c.core.b - margin_b * c.normal);
+    r.point_a = pose_a.apply(add_scaled(c.core.a, margin_a, c.normal));  // in line: see add_scaled
+    r.point_b = pose_a.apply(add_scaled(c.core.b, -margin_b, c.normal));
     warm.direction = r.normal;
     return r;
   }
@@ -382,8 +382,8 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
   r.depth = epa.depth + margins;
   r.gap = epa.gap;
   r.normal = pose_a.rotate(epa.normal);
-  r.point_a = pose_a.apply(epa.witnesses.a + margin_a * epa.normal);
-  r.point_b = pose_a.apply(epa.witnesses.b - margin_b * epa.normal);
+  r.point_a = pose_a.apply(add_scaled(epa.witnesses.a, margin_a, epa.normal));
+  r.point_b = pose_a.apply(add_scaled(epa.witnesses.b, -margin_b, epa.normal));
   warm.direction = r.normal;
   return r;
 }

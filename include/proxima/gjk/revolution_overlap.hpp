@@ -102,7 +102,7 @@ bool axis_segment_common_point(const A& a, double za, const B& b, double zb, con
     return true;
   }
   const double ta = ray_exit(a, za, d);
-  const double tb = ray_exit(b, zb, b_in_a.rotation().transpose() * Vec3(-d));
+  const double tb = ray_exit(b, zb, b_in_a.rotate_inverse(-d));
   if (!(ta + tb > 1)) return false;  // also false for a NaN
   // The middle of [max(0, 1 - tb), min(1, ta)], which is not empty.
   const double t = (std::max(0.0, 1 - tb) + std::min(1.0, ta)) / 2;
@@ -144,10 +144,7 @@ bool support_pair_common_point(const A& a, const B& b, const Pose& b_in_a, const
     common = sb;
     return true;
   }
-  // sa in B's frame, R^T (sa - t) written per column (Eigen's expression is not inlined here).
-  const Vec3 q = sa - b_in_a.translation();
-  const Mat3& r = b_in_a.rotation();
-  if (strictly_inside(b, Vec3(r.col(0).dot(q), r.col(1).dot(q), r.col(2).dot(q)))) {
+  if (strictly_inside(b, b_in_a.apply_inverse(sa))) {  // sa in B's frame
     common = sa;
     return true;
   }
@@ -191,12 +188,7 @@ template <class A, class B>
 ApexOutcome revolution_apex_step(MinkowskiDifference<A, B>& md, bool overlap_tests, double rel_tol, double abs_tol,
                                  double scale, RevolutionPolish& out, Vec3& common) {
   const Pose& b_in_a = md.b_in_a();
-  const Mat3& r = b_in_a.rotation();
-  // x (A's frame) in B's frame, R^T (x - t) written per column (as support_pair_common_point).
-  const auto in_b = [&](const Vec3& x) {
-    const Vec3 q = x - b_in_a.translation();
-    return Vec3(r.col(0).dot(q), r.col(1).dot(q), r.col(2).dot(q));
-  };
+  const auto in_b = [&](const Vec3& x) { return b_in_a.apply_inverse(x); };  // x (A's frame) in B's frame
   if constexpr (std::is_same_v<B, Cone>) {
     const Vec3 apex_local(0, 0, md.shape_b().half_height());
     const Vec3 apex = b_in_a.apply(apex_local);
@@ -261,10 +253,7 @@ struct RevolutionWitnessProbe {
       common = w.b;
       return found = true;
     }
-    // w.a in B's frame, R^T (w.a - t) written per column (as support_pair_common_point).
-    const Vec3 q = w.a - md.b_in_a().translation();
-    const Mat3& r = md.b_in_a().rotation();
-    if (strictly_inside(md.shape_b(), Vec3(r.col(0).dot(q), r.col(1).dot(q), r.col(2).dot(q)))) {
+    if (strictly_inside(md.shape_b(), md.b_in_a().apply_inverse(w.a))) {  // w.a in B's frame
       common = w.a;
       return found = true;
     }

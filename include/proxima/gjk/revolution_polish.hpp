@@ -199,7 +199,7 @@ inline int revolution_newton(RevolutionFeature& fa, RevolutionFeature& fb, const
   double fval = 0.5 * e.squaredNorm();
   int steps = 0;
   for (; steps < kRevolutionPolishMaxSteps; ++steps) {
-    const Vec3 eb = rot.transpose() * e;  // e in B's frame
+    const Vec3 eb = transpose_times(rot, e);  // e in B's frame
     // Derivatives of p_A (A's frame) and of p_B (B's frame); B's enter with a minus sign.
     const Vec3 ja[2] = {fa.d_theta(), fa.d_u()};
     const Vec3 jb[2] = {fb.d_theta(), fb.d_u()};
@@ -309,7 +309,7 @@ bool revolution_polish(const A& a, const B& b, const Pose& b_in_a, const Vec3& n
   // direction may sit on the wrong side of a kink.
   for (int round = 0; round < kRevolutionPolishRounds; ++round) {
     RevolutionFeature fa = revolution_feature(a, d, pa);
-    RevolutionFeature fb = revolution_feature(b, Vec3(-(rot.transpose() * d)), pb_local);
+    RevolutionFeature fb = revolution_feature(b, Vec3(-transpose_times(rot, d)), pb_local);
     out.steps += revolution_newton(fa, fb, rot, trans, scale);
     pa = fa.point();
     pb_local = fb.point();
@@ -319,7 +319,7 @@ bool revolution_polish(const A& a, const B& b, const Pose& b_in_a, const Vec3& n
     if (!(upper > 0) || !std::isfinite(upper)) return false;
     d = e / upper;
     const Vec3 sa = a.support(d);
-    const Vec3 sb = rot * b.support(Vec3(-(rot.transpose() * d))) + trans;
+    const Vec3 sb = rot * b.support(Vec3(-transpose_times(rot, d))) + trans;
     const double lower = d.dot(sb - sa);
     const double gap2 = upper * upper - upper * lower;
     // Above GJK's contact band only, so that distance() and intersect() keep agreeing on touching
