@@ -114,13 +114,20 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // the line counts once); it is also a candidate when a piece passes within `pad` (the projected
 // boundary is only accurate to the drawing error, and the seed's VE / VV cases live there).
 // Sorted, unique.
+// A piece of the faces' body for the scan by pieces: its rows of records and its h extent, less
+// and plus the rounding allowance of a record's interpolated h.
+struct PieceRows {
+  int k0, k1, piece;
+  double hlo, hhi;
+};
+
 struct VertexFaceScratch {
   std::vector<unsigned char> state;
   std::vector<int> touched;
   std::vector<double> tallest;
   std::vector<int> bucket;
   std::vector<std::pair<int, int>> sorted;
-  std::vector<std::array<int, 3>> pieces;  ///< vertex_face_candidates_by_pieces: rows k0, k1, piece
+  std::vector<PieceRows> pieces;  ///< vertex_face_candidates_by_pieces
 };
 
 // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
@@ -315,18 +322,24 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
   std::vector<unsigned char>& state = scratch.state;
   state.assign(faces.parts.size(), 0);
   std::vector<int>& touched = scratch.touched;
-  std::vector<std::array<int, 3>>& pieces = scratch.pieces;
+  std::vector<PieceRows>& pieces = scratch.pieces;
   pieces.clear();
   for (std::size_t i = 0; i < faces.segments.size(); ++i) {
     const ScreenSegment& s = faces.segments[i];
     const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), faces.row_lo);
     const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), faces.row_hi);
-    if (k0 <= k1) pieces.push_back({k0, k1, static_cast<int>(i)});
+    if (k0 > k1) continue;
+    // A record's h is interpolated between h0 and h1: within their range up to rounding, far below
+    // this allowance (as in edge_windows_by_segments).
+    const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
+    const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
+    pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
   }
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
     touched.clear();
-    for (const auto& [k0, k1, i] : pieces) {
+    const double h_up = v.h + pad, h_down = v.h - pad;
+    for (const auto& [k0, k1, i, hlo, hhi] : pieces) {
       if (k1 < v.row - 1 || k0 > v.row + 1) continue;
       const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
       unsigned char& st = state[s.part];
@@ -335,10 +348,11 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
         const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
         if (h < v.h) st ^= kOddCrossings;
       }
-      if (!(st & kNearBoundary)) {
+      // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
+      if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
         for (int k = std::max(k0, v.row - 1); k <= std::min(k1, v.row + 1); ++k) {
           const auto [hmin, hmax] = record_span(s, k, pixel);
-          if (hmin <= v.h + pad && hmax >= v.h - pad) {
+          if (hmin <= h_up && hmax >= h_down) {
             if (point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
             break;
           }
