@@ -680,6 +680,11 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
 // motions of seed 1: at 1 the cubes -5% and the others within +0.8%; at 4 the L-prism/torus +5.7%
 // and the car hulls +3% (docs/benchmarks.md, session 14).
 constexpr std::size_t kSegmentPairsPerRecord = 1;
+// The same for a query whose records are deferred (small meshes): there the segment-pair scan also
+// saves writing and sorting the records and the vertex-in-face scan by records. Callgrind over the
+// bench motions of seed 1 at 1, 2, 4, 8: cube 4.729, 4.653, 4.633, 4.633 M; car 9.148, 8.661,
+// 8.554, 8.561 M; car hull 15.276, 14.565, 14.432, 14.456 M (docs/benchmarks.md, session 23).
+constexpr std::size_t kSegmentPairsPerDeferredRecord = 4;
 
 // Whether step 6 takes the segment-pair scan (EdgeScan), from the pieces and the record counts
 // (the records themselves may not be built yet).
@@ -689,7 +694,8 @@ bool edge_scan_by_segments(const BodyRaster& a, const BodyRaster& b, EdgeScan sc
   std::size_t edges_drawn_a = 0, edges_drawn_b = 0;
   for (const ScreenSegment& s : a.segments) edges_drawn_a += s.edge >= 0;
   for (const ScreenSegment& s : b.segments) edges_drawn_b += s.edge >= 0;
-  return edges_drawn_a * edges_drawn_b <= kSegmentPairsPerRecord * (a.record_count + b.record_count);
+  const std::size_t per_record = a.records_deferred ? kSegmentPairsPerDeferredRecord : kSegmentPairsPerRecord;
+  return edges_drawn_a * edges_drawn_b <= per_record * (a.record_count + b.record_count);
 }
 
 void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, bool by_segments,
