@@ -53,8 +53,10 @@ constexpr int kRootProbes = 8;
 // vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
 // Queries whose meshes' edge counts multiply to at most this draw without writing their pixel
-// records (RasterSettings::defer_records); cost only.
-constexpr long long kDeferRecordsEdgePairs = 4096;
+// records (RasterSettings::defer_records); cost only. 16384 takes in the bench's cubes (144), cars
+// (676), car hulls (1764) and L-prism/torus (10,800; +1.7% instructions but 5% faster by the clock:
+// the segment-pair scan's branches predict better than the row scan's), not the tori (360,000).
+constexpr long long kDeferRecordsEdgePairs = 16384;
 // Vertex-face candidate lists at least this long are sorted by counting on the vertex (cost only).
 constexpr std::size_t kCountingSortPairs = 64;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
@@ -1249,8 +1251,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   settings.max_subdivision = options.max_subdivision;
   settings.keep_corners = false;
   // Small meshes: the records are written and sorted only if the scans by rows need them (cost only:
-  // the cubes of the bench take the segment-pair scan in 57 of 62 queries, the car in 13 of 61, the
-  // tori never, and deferring costs a second pass over the pieces when it does not pay).
+  // deferring costs a second pass over the pieces when they are needed).
   settings.defer_records = static_cast<long long>(a.num_edges()) * b.num_edges() <= kDeferRecordsEdgePairs;
   // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
   // count as both facings (a face sliding along the motion stays a candidate).
