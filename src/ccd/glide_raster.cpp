@@ -52,6 +52,11 @@ constexpr int kRootProbes = 8;
 // Rows with fewer records than this are scanned from their start in the edge-crossing and
 // vertex-in-face scans (cheaper than binary searches there). Cost only.
 constexpr std::size_t kLinearScanRecords = 16;
+// Queries whose meshes' edge counts multiply to at most this draw without writing their pixel
+// records (RasterSettings::defer_records); cost only. 16384 takes in the bench's cubes (144), cars
+// (676), car hulls (1764) and L-prism/torus (10,800; +1.7% instructions but 5% faster by the clock:
+// the segment-pair scan's branches predict better than the row scan's), not the tori (360,000).
+constexpr long long kDeferRecordsEdgePairs = 16384;
 // Vertex-face candidate lists at least this long are sorted by counting on the vertex (cost only).
 constexpr std::size_t kCountingSortPairs = 64;
 // Cap on the samples of the bounding-sphere early out (cost only: with fewer, the test is looser).
@@ -111,13 +116,53 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // the line counts once); it is also a candidate when a piece passes within `pad` (the projected
 // boundary is only accurate to the drawing error, and the seed's VE / VV cases live there).
 // Sorted, unique.
+// A piece of the faces' body for the scan by pieces: its rows of records and its h extent, less
+// and plus the rounding allowance of a record's interpolated h.
+struct PieceRows {
+  int k0, k1, piece;
+  double hlo, hhi;
+};
+
 struct VertexFaceScratch {
   std::vector<unsigned char> state;
   std::vector<int> touched;
   std::vector<double> tallest;
   std::vector<int> bucket;
   std::vector<std::pair<int, int>> sorted;
+  std::vector<PieceRows> pieces;  ///< vertex_face_candidates_by_pieces
 };
+
+// Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
+// insertion sort of each vertex's few faces (the same list std::sort and std::unique give,
+// cheaper there).
+void sort_unique_pairs(VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
+  if (out.size() < kCountingSortPairs) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return;
+  }
+  int vertices = 0;
+  for (const auto& [vertex, face] : out) vertices = std::max(vertices, vertex + 1);
+  std::vector<int>& bucket = scratch.bucket;
+  bucket.assign(static_cast<std::size_t>(vertices) + 1, 0);
+  for (const auto& pair : out) ++bucket[static_cast<std::size_t>(pair.first) + 1];
+  for (std::size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
+  std::vector<std::pair<int, int>>& sorted = scratch.sorted;
+  sorted.resize(out.size());
+  for (const auto& pair : out) sorted[static_cast<std::size_t>(bucket[static_cast<std::size_t>(pair.first)]++)] = pair;
+  out.clear();
+  for (std::size_t run = 0; run < sorted.size();) {
+    std::size_t end = run + 1;
+    while (end < sorted.size() && sorted[end].first == sorted[run].first) ++end;
+    for (std::size_t i = run + 1; i < end; ++i) {
+      for (std::size_t j = i; j > run && sorted[j].second < sorted[j - 1].second; --j) std::swap(sorted[j], sorted[j - 1]);
+    }
+    for (std::size_t i = run; i < end; ++i) {
+      if (i == run || sorted[i].second != sorted[i - 1].second) out.push_back(sorted[i]);
+    }
+    run = end;
+  }
+}
 
 void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, double pad, VertexFaceScratch& scratch,
                             std::vector<std::pair<int, int>>& out) {
@@ -260,35 +305,72 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
       state[part] = 0;
     }
   }
-  // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
-  // insertion sort of each vertex's few faces (the same list std::sort and std::unique give,
-  // cheaper there).
-  if (out.size() < kCountingSortPairs) {
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return;
-  }
-  int vertices = 0;
-  for (const auto& [vertex, face] : out) vertices = std::max(vertices, vertex + 1);
-  std::vector<int>& bucket = scratch.bucket;
-  bucket.assign(static_cast<std::size_t>(vertices) + 1, 0);
-  for (const auto& pair : out) ++bucket[static_cast<std::size_t>(pair.first) + 1];
-  for (std::size_t k = 1; k < bucket.size(); ++k) bucket[k] += bucket[k - 1];
-  std::vector<std::pair<int, int>>& sorted = scratch.sorted;
-  sorted.resize(out.size());
-  for (const auto& pair : out) sorted[static_cast<std::size_t>(bucket[static_cast<std::size_t>(pair.first)]++)] = pair;
+  sort_unique_pairs(scratch, out);
+}
+
+// Step 5 for small bodies, from the pieces instead of the pixel records (the segment-pair edge
+// scan reads no record either, so such a query never writes or sorts them: cost only). The same
+// pairs as vertex_face_candidates: a piece has a record in row k exactly when k is in its rows
+// [k0, k1] (draw_body's clamp, within the budget: not used when records are missing), so
+// - the crossing parity counts the pieces with a record in the vertex's row that cross r = v.r
+//   (cross's test) below v.h: the records vertex_face_candidates visits there (it infers the side
+//   of the far ones from their h range, the same side up to rounding far below the pad);
+// - the near test is the records' h test on the piece's records in rows v.row - 1 .. v.row + 1
+//   (record_span: the numbers draw_body writes), then the point-piece distance.
+void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster& faces, double pad, double pixel,
+                                      VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
   out.clear();
-  for (std::size_t run = 0; run < sorted.size();) {
-    std::size_t end = run + 1;
-    while (end < sorted.size() && sorted[end].first == sorted[run].first) ++end;
-    for (std::size_t i = run + 1; i < end; ++i) {
-      for (std::size_t j = i; j > run && sorted[j].second < sorted[j - 1].second; --j) std::swap(sorted[j], sorted[j - 1]);
-    }
-    for (std::size_t i = run; i < end; ++i) {
-      if (i == run || sorted[i].second != sorted[i - 1].second) out.push_back(sorted[i]);
-    }
-    run = end;
+  constexpr unsigned char kOddCrossings = 1, kNearBoundary = 2, kListed = 4;
+  std::vector<unsigned char>& state = scratch.state;
+  state.assign(faces.parts.size(), 0);
+  std::vector<int>& touched = scratch.touched;
+  std::vector<PieceRows>& pieces = scratch.pieces;
+  pieces.clear();
+  for (std::size_t i = 0; i < faces.segments.size(); ++i) {
+    const ScreenSegment& s = faces.segments[i];
+    const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), faces.row_lo);
+    const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), faces.row_hi);
+    if (k0 > k1) continue;
+    // A record's h is interpolated between h0 and h1: within their range up to rounding, far below
+    // this allowance (as in edge_windows_by_segments).
+    const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
+    const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
+    pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
   }
+  for (const VertexRecord& v : points.vertices) {
+    if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
+    touched.clear();
+    const double h_up = v.h + pad, h_down = v.h - pad;
+    for (const auto& [k0, k1, i, hlo, hhi] : pieces) {
+      if (k1 < v.row - 1 || k0 > v.row + 1) continue;
+      const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
+      unsigned char& st = state[s.part];
+      const unsigned char before = st;
+      if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
+        const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+        if (h < v.h) st ^= kOddCrossings;
+      }
+      // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
+      if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
+        for (int k = std::max(k0, v.row - 1); k <= std::min(k1, v.row + 1); ++k) {
+          const auto [hmin, hmax] = record_span(s, k, pixel);
+          if (hmin <= h_up && hmax >= h_down) {
+            if (point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
+            break;
+          }
+        }
+      }
+      if (st != before && !(st & kListed)) {
+        st |= kListed;
+        touched.push_back(s.part);
+      }
+    }
+    for (int part : touched) {
+      if (state[part] & (kOddCrossings | kNearBoundary)) out.emplace_back(v.vertex, faces.parts[part].face);
+      state[part] = 0;
+    }
+  }
+  sort_unique_pairs(scratch, out);
 }
 
 // An edge pair with the time window in which the screen says they cross.
@@ -600,20 +682,30 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
 // motions of seed 1: at 1 the cubes -5% and the others within +0.8%; at 4 the L-prism/torus +5.7%
 // and the car hulls +3% (docs/benchmarks.md, session 14).
 constexpr std::size_t kSegmentPairsPerRecord = 1;
+// The same for a query whose records are deferred (small meshes): there the segment-pair scan also
+// saves writing and sorting the records and the vertex-in-face scan by records. Callgrind over the
+// bench motions of seed 1 at 1, 2, 4, 8: cube 4.729, 4.653, 4.633, 4.633 M; car 9.148, 8.661,
+// 8.554, 8.561 M; car hull 15.276, 14.565, 14.432, 14.456 M (docs/benchmarks.md, session 23).
+constexpr std::size_t kSegmentPairsPerDeferredRecord = 4;
 
-void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScan scan,
+// Whether step 6 takes the segment-pair scan (EdgeScan), from the pieces and the record counts
+// (the records themselves may not be built yet).
+bool edge_scan_by_segments(const BodyRaster& a, const BodyRaster& b, EdgeScan scan) {
+  if (a.out_of_records || b.out_of_records || scan == EdgeScan::rows) return false;
+  if (scan == EdgeScan::segments) return true;
+  std::size_t edges_drawn_a = 0, edges_drawn_b = 0;
+  for (const ScreenSegment& s : a.segments) edges_drawn_a += s.edge >= 0;
+  for (const ScreenSegment& s : b.segments) edges_drawn_b += s.edge >= 0;
+  const std::size_t per_record = a.records_deferred ? kSegmentPairsPerDeferredRecord : kSegmentPairsPerRecord;
+  return edges_drawn_a * edges_drawn_b <= per_record * (a.record_count + b.record_count);
+}
+
+void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, bool by_segments,
                      EdgeScratch& scratch, std::vector<EdgeCandidate>& merged) {
   std::vector<EdgeCandidate>& out = scratch.found;
   out.clear();
   merged.clear();
-  bool by_segments = scan == EdgeScan::segments;
-  if (scan == EdgeScan::by_size) {
-    std::size_t edges_drawn_a = 0, edges_drawn_b = 0;
-    for (const ScreenSegment& s : a.segments) edges_drawn_a += s.edge >= 0;
-    for (const ScreenSegment& s : b.segments) edges_drawn_b += s.edge >= 0;
-    by_segments = edges_drawn_a * edges_drawn_b <= kSegmentPairsPerRecord * (a.records.size() + b.records.size());
-  }
-  if (by_segments && !a.out_of_records && !b.out_of_records) {
+  if (by_segments) {
     edge_windows_by_segments(a, b, pad, pixel, scratch, out);
   } else {
     edge_windows_by_rows(a, b, pad, pixel, scratch, out);
@@ -1081,6 +1173,14 @@ std::vector<std::pair<int, int>> vertex_face_scan(const BodyRaster& points, cons
   return out;
 }
 
+std::vector<std::pair<int, int>> vertex_face_scan_by_pieces(const BodyRaster& points, const BodyRaster& faces,
+                                                            double pad, double pixel) {
+  VertexFaceScratch scratch;
+  std::vector<std::pair<int, int>> out;
+  vertex_face_candidates_by_pieces(points, faces, pad, pixel, scratch, out);
+  return out;
+}
+
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull,
                                     EdgeScan edge_scan) {
@@ -1150,6 +1250,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   settings.max_records = options.max_pixel_records;
   settings.max_subdivision = options.max_subdivision;
   settings.keep_corners = false;
+  // Small meshes: the records are written and sorted only if the scans by rows need them (cost only:
+  // deferring costs a second pass over the pieces when they are needed).
+  settings.defer_records = static_cast<long long>(a.num_edges()) * b.num_edges() <= kDeferRecordsEdgePairs;
   // omega . n is a speed: faces within a relative feature tolerance of the fastest point's speed
   // count as both facings (a face sliding along the motion stays a candidate).
   settings.facing_slack = options.feature_tolerance * max_speed;
@@ -1188,10 +1291,20 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Resolver resolver(ga, gb, screw, options, scale, cull, work.found, work.basis);
   std::vector<std::pair<int, int>>& vf = work.vf;
   std::vector<std::pair<int, int>>& fv = work.fv;
-  vertex_face_candidates(raster_a, raster_b, pad, work.vertex_face, vf);
-  vertex_face_candidates(raster_b, raster_a, pad, work.vertex_face, fv);
   std::vector<EdgeCandidate>& ee = work.ee;
-  edge_candidates(raster_a, raster_b, pad, pixel, edge_scan, work.edge, ee);
+  // Small bodies (few pieces) are scanned piece by piece and need no pixel records; the others by
+  // rows of records, written and sorted here.
+  const bool by_segments = edge_scan_by_segments(raster_a, raster_b, edge_scan);
+  if (by_segments) {
+    vertex_face_candidates_by_pieces(raster_a, raster_b, pad, pixel, work.vertex_face, vf);
+    vertex_face_candidates_by_pieces(raster_b, raster_a, pad, pixel, work.vertex_face, fv);
+  } else {
+    build_records(work.raster_a, pixel, work.draw);
+    build_records(work.raster_b, pixel, work.draw);
+    vertex_face_candidates(raster_a, raster_b, pad, work.vertex_face, vf);
+    vertex_face_candidates(raster_b, raster_a, pad, work.vertex_face, fv);
+  }
+  edge_candidates(raster_a, raster_b, pad, pixel, by_segments, work.edge, ee);
   for (const auto& [va, fb] : vf) resolver.vertex_face(va, fb);
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   std::size_t edge_pairs = ee.size();
@@ -1208,7 +1321,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // The result gets its own vector; the workspace keeps its storage.
   std::vector<Collision> reported(found.begin(), found.end());
   finish_collisions(reported, options, a_motion, a_start, result);
-  result.iterations = static_cast<int>(raster_a.records.size() + raster_b.records.size()) + resolver.stats().intervals +
+  result.iterations = static_cast<int>(raster_a.record_count + raster_b.record_count) + resolver.stats().intervals +
                       resolver.stats().evaluations;
   if (raster_a.out_of_records || raster_b.out_of_records) {
     result.status = Status::capacity_exceeded;

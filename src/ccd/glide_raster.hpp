@@ -56,6 +56,12 @@ double squared_reach(double pad);
 /// brute force over every record).
 std::vector<std::pair<int, int>> vertex_face_scan(const BodyRaster& points, const BodyRaster& faces, double pad);
 
+/// Step 5 for one direction from the pieces instead of the pixel records (what
+/// raster_screw_collisions does for small bodies, whose records it never builds): the same pairs as
+/// vertex_face_scan for bodies drawn with `pixel` (for the tests, which compare the two).
+std::vector<std::pair<int, int>> vertex_face_scan_by_pieces(const BodyRaster& points, const BodyRaster& faces,
+                                                            double pad, double pixel);
+
 /// Frees the calling thread's raster workspace (ccd::release_thread_storage).
 void release_raster_storage();
 

@@ -11,6 +11,7 @@
 #include <proxima/mesh/mesh.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -101,6 +102,10 @@ struct RasterSettings {
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
   int row_lo = std::numeric_limits<int>::min();
   int row_hi = std::numeric_limits<int>::max();
+  /// Count the pixel records (BodyRaster::record_count, rows, budget) but do not write or sort them:
+  /// build_records does that later if the caller needs them (cost only: the small bodies' scans
+  /// work from the pieces and never read a record).
+  bool defer_records = false;
 };
 
 /// One body on the screen.
@@ -115,6 +120,11 @@ struct BodyRaster {
   int row_max = std::numeric_limits<int>::min();
   int row_lo = std::numeric_limits<int>::min();  ///< RasterSettings::row_lo / row_hi it was drawn with
   int row_hi = std::numeric_limits<int>::max();
+  /// Pixel records drawn (records.size() once written; counted also when they are deferred).
+  std::size_t record_count = 0;
+  bool records_deferred = false;    ///< drawn with RasterSettings::defer_records, not built yet
+  /// While records_deferred: per piece with records, {segment, first row, record count}, in order.
+  std::vector<std::array<int, 3>> deferred_rows;
   bool out_of_records = false;      ///< max_records was reached: records are missing
   bool subdivision_capped = false;  ///< some piece hit max_subdivision (drawn straight there)
 
@@ -148,6 +158,11 @@ BodyRaster draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, co
 /// The same into `out` (cleared first), with the caller's scratch storage.
 void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const std::vector<Vec3>& normals,
                const CollisionScreen& screen, const RasterSettings& settings, BodyRaster& out, DrawScratch& scratch);
+
+/// The records of a body drawn with RasterSettings::defer_records (and the same `pixel`): the same
+/// records in the same order as draw_body writes them without deferring (the rows and counts it
+/// noted per piece), then sorted by row and hmin. Does nothing for a body whose records are built.
+void build_records(BodyRaster& out, double pixel, DrawScratch& scratch);
 
 /// An interval holding the screen radius r of every point of a face: r (the distance from the
 /// screw axis, the canonical y axis; for a translation the screen's x) never changes along the

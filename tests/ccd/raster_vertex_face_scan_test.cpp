@@ -3,7 +3,9 @@
 // every record. The scan visits few records per vertex (a sweep over each row's records for the
 // vertices of a row, the crossing parity counted on the shorter side of the vertex, the pad test
 // only where a record can be near); the brute force counts the crossings below the vertex over the
-// whole row and tests every record of the three rows for the pad. They must list the same pairs.
+// whole row and tests every record of the three rows for the pad. They must list the same pairs,
+// and so must the scan by pieces that the small bodies take (no records), and records drawn
+// deferred (RasterSettings::defer_records) and built afterwards must be the records drawn directly.
 #include <proxima/ccd/collision_screen.hpp>
 #include <proxima/mesh/generators.hpp>
 
@@ -15,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -110,6 +113,39 @@ TEST(RasterVertexFaceScan, SameCandidatesAsEveryRecord) {
     EXPECT_EQ(vf, brute_force(raster_a, raster_b, pad)) << label << " (A's vertices)";
     const auto fv = detail::vertex_face_scan(raster_b, raster_a, pad);
     EXPECT_EQ(fv, brute_force(raster_b, raster_a, pad)) << label << " (B's vertices)";
+    // The piece-by-piece scan of the small bodies (no records) lists the same pairs.
+    EXPECT_EQ(detail::vertex_face_scan_by_pieces(raster_a, raster_b, pad, pixel), vf) << label << " (A's, pieces)";
+    EXPECT_EQ(detail::vertex_face_scan_by_pieces(raster_b, raster_a, pad, pixel), fv) << label << " (B's, pieces)";
+    // Deferred records, built afterwards, are the records drawn directly, bit for bit and in order.
+    for (const bool backward : {false, true}) {
+      detail::RasterSettings deferred = settings;
+      deferred.backward = backward;
+      deferred.doppel = backward && screw.angle != 0;
+      if (!backward) {
+        deferred.row_lo = std::numeric_limits<int>::min();
+        deferred.row_hi = std::numeric_limits<int>::max();
+      }
+      const Mesh& m = backward ? torus : b;
+      const auto& points = backward ? a_points : b_points;
+      const auto& normals = backward ? a_normals : b_normals;
+      const detail::BodyRaster& direct = backward ? raster_a : raster_b;
+      deferred.defer_records = true;
+      detail::BodyRaster late;
+      detail::DrawScratch scratch;
+      detail::draw_body(m, points, normals, screen, deferred, late, scratch);
+      EXPECT_TRUE(late.records.empty()) << label;
+      EXPECT_EQ(late.record_count, direct.records.size()) << label;
+      detail::build_records(late, pixel, scratch);
+      ASSERT_EQ(late.records.size(), direct.records.size()) << label;
+      EXPECT_EQ(late.row_start, direct.row_start) << label;
+      EXPECT_EQ(late.row_min, direct.row_min) << label;
+      EXPECT_EQ(late.row_max, direct.row_max) << label;
+      for (std::size_t i = 0; i < late.records.size(); ++i) {
+        const detail::PixelRecord &p = late.records[i], &q = direct.records[i];
+        ASSERT_TRUE(p.hmin == q.hmin && p.hmax == q.hmax && p.row == q.row && p.segment == q.segment)
+            << label << " record " << i;
+      }
+    }
     pairs += vf.size() + fv.size();
   }
   // The inputs exercise both kinds of rows and give many candidates.
