@@ -4,6 +4,8 @@
 // add_scaled(a, -s, b) for a - s * b; this checks both promises on seeded random and special values.
 #include <proxima/core/types.hpp>
 
+#include "support/bits.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -15,28 +17,18 @@
 namespace proxima {
 namespace {
 
-bool same_bits(const Vec3& x, const Vec3& y) {
-  for (int i = 0; i < 3; ++i) {
-    if (std::bit_cast<std::uint64_t>(x[i]) != std::bit_cast<std::uint64_t>(y[i])) return false;
-  }
-  return true;
-}
-
-// Values spread over many binades with both signs, so the products and sums round.
-double spread(std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
-  std::uniform_int_distribution<int> exponent(-30, 30);
-  return std::ldexp(mantissa(rng), exponent(rng));
-}
+using test::same_bits;
+using test::spread_binades;
+using test::spread_vec3;
 
 TEST(AddScaled, SameBitsAsTheEigenExpressions) {
   const std::uint64_t seed = 20261129;
   std::mt19937_64 rng(seed);
   int rounded = 0;  // draws where a + s * b is not exact (so the test is informative)
   for (int k = 0; k < 20000; ++k) {
-    const Vec3 a(spread(rng), spread(rng), spread(rng));
-    const Vec3 b(spread(rng), spread(rng), spread(rng));
-    const double s = spread(rng);
+    const Vec3 a = spread_vec3(rng);
+    const Vec3 b = spread_vec3(rng);
+    const double s = spread_binades(rng);
     const Vec3 plus = a + s * b;
     const Vec3 minus = a - s * b;
     ASSERT_TRUE(same_bits(add_scaled(a, s, b), plus)) << "seed " << seed << " draw " << k;

@@ -6,6 +6,9 @@
 #include <proxima/core/pose.hpp>
 #include <proxima/core/types.hpp>
 
+#include "support/bits.hpp"
+#include "support/draws.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -17,24 +20,9 @@
 namespace proxima {
 namespace {
 
-// Bit equality; NaN payloads may differ, NaN-ness may not.
-bool same_bits(const Vec3& x, const Vec3& y) {
-  for (int i = 0; i < 3; ++i) {
-    if (std::isnan(x[i]) || std::isnan(y[i])) {
-      if (std::isnan(x[i]) != std::isnan(y[i])) return false;
-    } else if (std::bit_cast<std::uint64_t>(x[i]) != std::bit_cast<std::uint64_t>(y[i])) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// Values spread over many binades with both signs, so the products and sums round.
-double spread(std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
-  std::uniform_int_distribution<int> exponent(-30, 30);
-  return std::ldexp(mantissa(rng), exponent(rng));
-}
+using test::same_bits;
+using test::spread_binades;
+using test::spread_vec3;
 
 TEST(TransposeTimes, SameBitsAsEigenOnGeneralMatrices) {
   const std::uint64_t seed = 20261129;
@@ -42,8 +30,8 @@ TEST(TransposeTimes, SameBitsAsEigenOnGeneralMatrices) {
   int rounded = 0;  // draws whose first coordinate is not exact (so the test is informative)
   for (int k = 0; k < 20000; ++k) {
     Mat3 r;
-    for (int i = 0; i < 9; ++i) r.data()[i] = spread(rng);
-    const Vec3 v(spread(rng), spread(rng), spread(rng));
+    for (int i = 0; i < 9; ++i) r.data()[i] = spread_binades(rng);
+    const Vec3 v = spread_vec3(rng);
     const Vec3 expected = r.transpose() * v;
     ASSERT_TRUE(same_bits(transpose_times(r, v), expected)) << "seed " << seed << " draw " << k;
     const long double exact = static_cast<long double>(r(0, 0)) * v[0] + static_cast<long double>(r(1, 0)) * v[1] +
@@ -58,10 +46,10 @@ TEST(TransposeTimes, PoseInverseMapsAsTheEigenExpressions) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (int k = 0; k < 5000; ++k) {
-    const Vec3 t(spread(rng), spread(rng), spread(rng));
-    const Pose pose = Pose::from_quaternion(normal(rng), normal(rng), normal(rng), normal(rng), t);
+    const Vec3 t = spread_vec3(rng);
+    const Pose pose = test::draw_quaternion_pose(normal, rng, t);
     const Mat3& r = pose.rotation();
-    const Vec3 x(spread(rng), spread(rng), spread(rng));
+    const Vec3 x = spread_vec3(rng);
     ASSERT_TRUE(same_bits(pose.rotate_inverse(x), r.transpose() * x)) << "seed " << seed << " draw " << k;
     ASSERT_TRUE(same_bits(pose.apply_inverse(x), r.transpose() * (x - t))) << "seed " << seed << " draw " << k;
   }
