@@ -429,7 +429,7 @@ class SphereGrid {
     if (kind == Box::none) return;
     const BallAvx2 ball{_mm256_set1_pd(c.x()), _mm256_set1_pd(c.y()), _mm256_set1_pd(c.z()), _mm256_set1_pd(r),
                         _mm256_set1_pd(pad)};
-    auto run = [&](int q0, int q1) __attribute__((target("avx2"))) {
+    auto run = [&](int q0, int q1) __attribute__((target("avx2"), always_inline)) {
       for (int q = q0; q < q1; q += 64) {
         const std::size_t i = static_cast<std::size_t>(q);
         std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
