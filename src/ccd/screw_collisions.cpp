@@ -69,6 +69,45 @@ struct Body {
   FeatureSphere whole;
 };
 
+#ifdef PROXIMA_CCD_SSE2
+// The grid queries' sphere tests four at a time where the processor has AVX2 (runtime check: the
+// library is built for baseline x86-64). Cost only: the same operations in the same order on each
+// lane as the SSE2 loop of SphereGrid::test_run (no FMA: the target adds AVX2 alone), so the same
+// decisions. The grid queries were about a third of the exact mode's time over all collisions of
+// the tori (perf, docs/benchmarks.md, session 20).
+const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+// detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
+thread_local bool t_grid_avx2_allowed = true;
+
+// out[i] = rotation in[i] (+ translation), in[i] the three doubles at in + i in_stride, one vector per AVX2 register (x, y, z and a spare lane),
+// no FMA (the target adds AVX2 alone). Written out column by column (Placement::apply) every
+// coordinate sums ((c0 x0 + c1 x1) + c2 x2) (+ t); Eigen's product rotation * x (Pose::apply and
+// rotate, kEigenProduct) sums x and y so and z as c0 x0 + (c1 x1 + c2 x2) (its packet path for the
+// first two rows, its unrolled reduction for the third). The same operations in the same order, so
+// the same bits.
+template <bool kTranslate, bool kEigenProduct>
+__attribute__((target("avx2"))) void place_avx2(const Mat3& rotation, const Vec3& translation, const double* in,
+                                                std::size_t in_stride, Vec3* out, std::size_t n) {
+  auto column = [&](int k) __attribute__((target("avx2"), always_inline)) {
+    const double* c = rotation.data() + 3 * k;
+    return _mm256_set_pd(0.0, c[2], c[1], c[0]);
+  };
+  const __m256d c0 = column(0), c1 = column(1), c2 = column(2);
+  const __m256d t = _mm256_set_pd(0.0, translation.z(), translation.y(), translation.x());
+  const __m256i three = _mm256_set_epi64x(0, -1, -1, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* x = in + i * in_stride;
+    const __m256d p0 = _mm256_mul_pd(c0, _mm256_broadcast_sd(x));
+    const __m256d p1 = _mm256_mul_pd(c1, _mm256_broadcast_sd(x + 1));
+    const __m256d p2 = _mm256_mul_pd(c2, _mm256_broadcast_sd(x + 2));
+    __m256d v = _mm256_add_pd(_mm256_add_pd(p0, p1), p2);
+    if constexpr (kEigenProduct) v = _mm256_blend_pd(v, _mm256_add_pd(p0, _mm256_add_pd(p1, p2)), 4);  // z
+    if constexpr (kTranslate) v = _mm256_add_pd(v, t);  // (no + 0 for a rotation: it would turn -0 into +0)
+    _mm256_maskstore_pd(out[i].data(), three, v);
+  }
+}
+#endif
+
 // Face f's sphere (centroid of its placed vertices, largest distance to them) and plane offset.
 void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
   const std::span<const int> ids = m.face(static_cast<int>(f));
@@ -106,11 +145,23 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = f
   b.es.resize(ne);
   b.fs.resize(nf);
   const std::vector<Vec3>& src = m.vertices();
-  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
-  for (std::size_t f = 0; f < nf; ++f) {
-    b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-    if (!features_later) make_face_sphere(m, b, f);
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(mesh::Plane) % sizeof(double) == 0);
+#ifdef PROXIMA_CCD_SSE2
+  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_avx2)
+    place_avx2<true, true>(to_a.rotation(), to_a.translation(), src.data()->data(), 3, b.v.data(), nv);
+    if (nf > 0) {
+      place_avx2<false, true>(to_a.rotation(), to_a.translation(), m.face_normal(0).data(),
+                              sizeof(mesh::Plane) / sizeof(double), b.n.data(), nf);
+    }
+  } else {
+    for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+    for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
   }
+#else
+  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+  for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
+#endif
+  for (std::size_t f = 0; f < (features_later ? 0 : nf); ++f) make_face_sphere(m, b, f);
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
   for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
@@ -220,15 +271,6 @@ constexpr int kMaxGridCells = 32;
 constexpr long kScanAllSpheresPerRow = 4;
 
 #ifdef PROXIMA_CCD_SSE2
-// The grid queries' sphere tests four at a time where the processor has AVX2 (runtime check: the
-// library is built for baseline x86-64). Cost only: the same operations in the same order on each
-// lane as the SSE2 loop of SphereGrid::test_run (no FMA: the target adds AVX2 alone), so the same
-// decisions. The grid queries were about a third of the exact mode's time over all collisions of
-// the tori (perf, docs/benchmarks.md, session 20).
-const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
-// detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
-thread_local bool t_grid_avx2_allowed = true;
-
 // The query ball of overlap_mask_avx2, its centre, radius and pad each in four lanes.
 struct BallAvx2 {
   __m256d x, y, z, r, pad;
@@ -844,26 +886,11 @@ struct Placement {
 };
 
 #ifdef PROXIMA_CCD_SSE2
-// out[i] = p.apply(in[i]) for i < n, one vertex per AVX2 register (x, y, z and a spare lane): the
-// same products and sums in the same order on each coordinate ((c0 x0 + c1 x1) + c2 x2) + t, no
-// FMA (the target adds AVX2 alone), so the same bits. Placing all of B's vertices at a slab's
-// middle was about 6% of the tori's first contact (about 30 instructions a vertex in the compiled
-// Eigen expression, the scalar z apart from the x, y pair).
-__attribute__((target("avx2"))) void place_all_avx2(const Placement& p, const Vec3* in, Vec3* out, std::size_t n) {
-  auto column = [&](int k) __attribute__((target("avx2"), always_inline)) {
-    const double* c = p.rotation.data() + 3 * k;
-    return _mm256_set_pd(0.0, c[2], c[1], c[0]);
-  };
-  const __m256d c0 = column(0), c1 = column(1), c2 = column(2);
-  const __m256d t = _mm256_set_pd(0.0, p.translation.z(), p.translation.y(), p.translation.x());
-  const __m256i three = _mm256_set_epi64x(0, -1, -1, -1);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double* x = in[i].data();
-    __m256d v = _mm256_mul_pd(c0, _mm256_broadcast_sd(x));
-    v = _mm256_add_pd(v, _mm256_mul_pd(c1, _mm256_broadcast_sd(x + 1)));
-    v = _mm256_add_pd(v, _mm256_mul_pd(c2, _mm256_broadcast_sd(x + 2)));
-    _mm256_maskstore_pd(out[i].data(), three, _mm256_add_pd(v, t));
-  }
+// out[i] = p.apply(in[i]) for i < n (place_avx2). Placing all of B's vertices at a slab's middle
+// was about 6% of the tori's first contact (about 30 instructions a vertex in the compiled Eigen
+// expression, the scalar z apart from the x, y pair; about 15 here).
+void place_all_avx2(const Placement& p, const Vec3* in, Vec3* out, std::size_t n) {
+  place_avx2<true, false>(p.rotation, p.translation, in->data(), 3, out, n);
 }
 
 // out[i] = the velocity at s = 0 of in[i], theta v x (x - u) + g v, as the query's scalar loop
