@@ -79,12 +79,29 @@ const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 // detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
 thread_local bool t_grid_avx2_allowed = true;
 
-// out[i] = rotation in[i] (+ translation), in[i] the three doubles at in + i in_stride, one vector per AVX2 register (x, y, z and a spare lane),
-// no FMA (the target adds AVX2 alone). Written out column by column (Placement::apply) every
-// coordinate sums ((c0 x0 + c1 x1) + c2 x2) (+ t); Eigen's product rotation * x (Pose::apply and
-// rotate, kEigenProduct) sums x and y so and z as c0 x0 + (c1 x1 + c2 x2) (its packet path for the
-// first two rows, its unrolled reduction for the third). The same operations in the same order, so
-// the same bits.
+// Stores lanes 0-2 of v at p, a Vec3 of a list whose next entry (if `more`) is written after it:
+// then all four lanes (the fourth lands on the next entry's x, overwritten next), else through a
+// buffer. Not _mm256_maskstore_pd: on this AMD EPYC it made the placements slower by the clock
+// than Eigen's scalar code with half the instructions (a masked store is microcoded on AMD).
+__attribute__((target("avx2"), always_inline)) inline void store_xyz(double* p, __m256d v, bool more) {
+  if (more) {
+    _mm256_storeu_pd(p, v);
+    return;
+  }
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, v);
+  p[0] = lanes[0];
+  p[1] = lanes[1];
+  p[2] = lanes[2];
+}
+
+// out[i] = rotation in[i] (+ translation), in[i] the three doubles at in + i in_stride, one vector
+// per AVX2 register (x, y, z and a spare lane), no FMA (the target adds AVX2 alone). Written out
+// column by column (Placement::apply) every coordinate sums ((c0 x0 + c1 x1) + c2 x2) (+ t);
+// Eigen's product rotation * x (Pose::apply and rotate, kEigenProduct) sums x and y so and z as
+// c0 x0 + (c1 x1 + c2 x2) (its packet path for the first two rows, its unrolled reduction for the
+// third). The same operations in the same order, so the same bits (checked by the answers' hashes
+// and ExactGridAvx2.SameAnswersAsTheSse2Loop, which runs the scalar code too).
 template <bool kTranslate, bool kEigenProduct>
 __attribute__((target("avx2"))) void place_avx2(const Mat3& rotation, const Vec3& translation, const double* in,
                                                 std::size_t in_stride, Vec3* out, std::size_t n) {
@@ -94,7 +111,6 @@ __attribute__((target("avx2"))) void place_avx2(const Mat3& rotation, const Vec3
   };
   const __m256d c0 = column(0), c1 = column(1), c2 = column(2);
   const __m256d t = _mm256_set_pd(0.0, translation.z(), translation.y(), translation.x());
-  const __m256i three = _mm256_set_epi64x(0, -1, -1, -1);
   for (std::size_t i = 0; i < n; ++i) {
     const double* x = in + i * in_stride;
     const __m256d p0 = _mm256_mul_pd(c0, _mm256_broadcast_sd(x));
@@ -103,7 +119,7 @@ __attribute__((target("avx2"))) void place_avx2(const Mat3& rotation, const Vec3
     __m256d v = _mm256_add_pd(_mm256_add_pd(p0, p1), p2);
     if constexpr (kEigenProduct) v = _mm256_blend_pd(v, _mm256_add_pd(p0, _mm256_add_pd(p1, p2)), 4);  // z
     if constexpr (kTranslate) v = _mm256_add_pd(v, t);  // (no + 0 for a rotation: it would turn -0 into +0)
-    _mm256_maskstore_pd(out[i].data(), three, v);
+    store_xyz(out[i].data(), v, i + 1 < n);
   }
 }
 #endif
@@ -904,13 +920,15 @@ __attribute__((target("avx2"))) void velocities_avx2(const Screw& screw, const V
   const __m256d u = _mm256_set_pd(0.0, screw.axis_point.z(), screw.axis_point.y(), screw.axis_point.x());
   const __m256d theta = _mm256_set1_pd(screw.angle);
   const __m256d gv = _mm256_mul_pd(_mm256_set1_pd(screw.glide), _mm256_set_pd(0.0, v[2], v[1], v[0]));
-  const __m256i three = _mm256_set_epi64x(0, -1, -1, -1);
   for (std::size_t i = 0; i < n; ++i) {
-    const __m256d w = _mm256_sub_pd(_mm256_maskload_pd(in[i].data(), three), u);
+    // (lane 3 is never stored: the next vertex's x where there is one, else 0)
+    const double* x = in[i].data();
+    const __m256d xyz = i + 1 < n ? _mm256_loadu_pd(x) : _mm256_set_pd(0.0, x[2], x[1], x[0]);
+    const __m256d w = _mm256_sub_pd(xyz, u);
     const __m256d w201 = _mm256_permute4x64_pd(w, _MM_SHUFFLE(3, 1, 0, 2));  // (w2, w0, w1)
     const __m256d w120 = _mm256_permute4x64_pd(w, _MM_SHUFFLE(3, 0, 2, 1));  // (w1, w2, w0)
     const __m256d c = _mm256_sub_pd(_mm256_mul_pd(v120, w201), _mm256_mul_pd(v201, w120));
-    _mm256_maskstore_pd(out[i].data(), three, _mm256_add_pd(_mm256_mul_pd(theta, c), gv));
+    store_xyz(out[i].data(), _mm256_add_pd(_mm256_mul_pd(theta, c), gv), i + 1 < n);
   }
 }
 #endif
