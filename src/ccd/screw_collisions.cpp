@@ -843,6 +843,11 @@ struct ExactWorkspace {
   EdgeLanes a_edge_lanes;
 #endif
   std::vector<Vec3> b_mid;
+  // Per run of B's edges (kChunk edges, as edge_chunks), the lowest and highest id of their
+  // vertices (kept while B's mesh is the same, with its runs), and per run of B's vertices the
+  // placement (slab or window middle) b_mid holds it at: see place_b in the slab loop.
+  std::vector<std::pair<std::size_t, std::size_t>> b_edge_run_vertices;
+  std::vector<int> b_vertex_run_placed;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
   std::vector<Vec3> a_vertex_dirs;
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
@@ -869,6 +874,8 @@ thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
 // detail::set_b_edges_later_for_tests (exact_runs.hpp).
 thread_local bool t_b_edges_later = true;
+// detail::set_b_vertices_by_run_for_tests (exact_runs.hpp).
+thread_local bool t_b_vertices_by_run = true;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -1147,6 +1154,7 @@ void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = window; }
 
 void detail::set_b_edges_later_for_tests(bool later) { t_b_edges_later = later; }
+void detail::set_b_vertices_by_run_for_tests(bool by_run) { t_b_vertices_by_run = by_run; }
 
 void detail::set_snapshot_ids_for_tests(bool use) { t_snapshot_ids = use; }
 
@@ -1266,6 +1274,14 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     make_chunks(b_local.fs, face_chunks_local);
     make_chunks(b_local.vs, vertex_chunks_local);
     make_chunks(b_local.es, edge_chunks_local);
+    work.b_edge_run_vertices.assign(edge_chunks_local.size(), {std::numeric_limits<std::size_t>::max(), 0});
+    for (int e = 0; e < b.num_edges(); ++e) {
+      auto& [low, high] = work.b_edge_run_vertices[static_cast<std::size_t>(e) / kChunk];
+      for (const int v : {b.edge(e).v0, b.edge(e).v1}) {
+        low = std::min(low, static_cast<std::size_t>(v));
+        high = std::max(high, static_cast<std::size_t>(v));
+      }
+    }
     work.b_mean_edge_local = mean_edge_of(b_local);
     work.b_reach_local = 0;
     for (const Vec3& x : b_local.v) work.b_reach_local = std::max(work.b_reach_local, x.cwiseAbs().maxCoeff());
@@ -1474,6 +1490,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // most vertices never reach the vertex-face loop's plane test in a query.
   a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
+  b_mid.resize(body_b.v.size());
+  std::vector<int>& b_vertex_run_placed = work.b_vertex_run_placed;
+  b_vertex_run_placed.assign((body_b.v.size() + kChunk - 1) / kChunk, -1);
+  int placement = 0;  // counts the slab loop's placements (slab and window middles)
+  const bool b_vertices_by_run = t_b_vertices_by_run;  // tests only: false places them all at once
   // The slab loop's tests against A's runs: with first_contact_only only, and when B has more than
   // one run of some kind (a B of one run per kind is tested as a whole already). With a first
   // contact they skip part of the slabs before the contact, where B's features come near A's
@@ -1588,6 +1609,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // (narrow_to_first below). The solver always searches the whole slab.
     double half = (s1 - s0) / 2;
     Placement mid_pose(screw, (s0 + s1) / 2);
+    ++placement;
     std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
@@ -1595,21 +1617,31 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    // B's vertices at the slab middle, placed when a run of B's vertices or edges first needs them
-    // (in a first-contact query most slabs before the contact have none near A's runs).
-    bool b_placed = false;
-    auto place_b = [&] {
-      if (b_placed) return;
-      b_mid.resize(body_b.v.size());
-#ifdef PROXIMA_CCD_SSE2
-      if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_all_avx2)
-        place_all_avx2(mid_pose, body_b.v.data(), b_mid.data(), body_b.v.size());
-        b_placed = true;
-        return;
+    // B's vertices first .. last (ids) at the slab middle (or the window's, see narrow_to_first),
+    // placed run by run of kChunk vertices when a run of B's vertices or edges first needs them: a
+    // run of vertices needs its own, a run of edges those between its lowest and highest vertex id
+    // (b_edge_run_vertices). In a first-contact query most slabs before the contact have no run
+    // near A's runs, and the runs near A need only part of B's vertices (all of them were placed
+    // at once before: about 6% of the tori's first contact, at 30 instructions a vertex). The same
+    // placement of the same vertices, so the same bits; each read vertex is placed at the current
+    // middle (its run's stamp is the current placement's).
+    auto place_b = [&](std::size_t first, std::size_t last) {
+      if (!b_vertices_by_run) {
+        first = 0;
+        last = body_b.v.size() - 1;
       }
+      for (std::size_t c = first / kChunk; c <= last / kChunk; ++c) {
+        if (b_vertex_run_placed[c] == placement) continue;
+        b_vertex_run_placed[c] = placement;
+        const auto [v0, v1] = chunk_range(c, body_b.v.size());
+#ifdef PROXIMA_CCD_SSE2
+        if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_all_avx2)
+          place_all_avx2(mid_pose, body_b.v.data() + v0, b_mid.data() + v0, v1 - v0);
+          continue;
+        }
 #endif
-      for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-      b_placed = true;
+        for (std::size_t i = v0; i < v1; ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+      }
     };
     // First contact: a slab that holds a collision is the query's last, and of its collisions only
     // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
@@ -1638,7 +1670,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       half = (end - s0) / 2;
       mid_pose = Placement(screw, s0 + half);
       mid_turn = mid_pose.turn;
-      b_placed = false;  // B's vertices at the window's middle
+      ++placement;  // B's vertices at the window's middle
     };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
@@ -1726,7 +1758,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_vertices(ch);
         if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
-      place_b();
+      place_b(ch * kChunk, static_cast<std::size_t>(chunk_end(ch, b.num_vertices())) - 1);
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
@@ -1753,7 +1785,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_edges(ch);
         if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
-      place_b();
+      place_b(work.b_edge_run_vertices[ch].first, work.b_edge_run_vertices[ch].second);
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
