@@ -37,6 +37,12 @@ void set_first_window_for_tests(FirstWindow window);
 // for tests/ccd/exact_cull_test.cpp. Per thread; queries read it at their start.
 void set_b_edges_later_for_tests(bool later);
 
+// Whether the exact mode's slab loop places B's vertices at a slab's (or window's) middle run by
+// run of kChunk vertices as its runs of vertices and edges need them (true, as made) or all of
+// them at the first need (false: the answers that must not change), for
+// tests/ccd/exact_cull_test.cpp. Per thread; queries read it at their start.
+void set_b_vertices_by_run_for_tests(bool by_run);
+
 // Whether the exact mode's workspace recognises the previous query's meshes by
 // Mesh::content_id() before comparing their bytes (true, as made) or by the bytes alone (false:
 // the answers the ids must not change), for tests/ccd/workspace_test.cpp. Per thread.

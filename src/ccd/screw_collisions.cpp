@@ -69,6 +69,61 @@ struct Body {
   FeatureSphere whole;
 };
 
+#ifdef PROXIMA_CCD_SSE2
+// The grid queries' sphere tests four at a time where the processor has AVX2 (runtime check: the
+// library is built for baseline x86-64). Cost only: the same operations in the same order on each
+// lane as the SSE2 loop of SphereGrid::test_run (no FMA: the target adds AVX2 alone), so the same
+// decisions. The grid queries were about a third of the exact mode's time over all collisions of
+// the tori (perf, docs/benchmarks.md, session 20).
+const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+// detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
+thread_local bool t_grid_avx2_allowed = true;
+
+// Stores lanes 0-2 of v at p, a Vec3 of a list whose next entry (if `more`) is written after it:
+// then all four lanes (the fourth lands on the next entry's x, overwritten next), else through a
+// buffer. Not _mm256_maskstore_pd: on this AMD EPYC it made the placements slower by the clock
+// than Eigen's scalar code with half the instructions (a masked store is microcoded on AMD).
+__attribute__((target("avx2"), always_inline)) inline void store_xyz(double* p, __m256d v, bool more) {
+  if (more) {
+    _mm256_storeu_pd(p, v);
+    return;
+  }
+  alignas(32) double lanes[4];
+  _mm256_store_pd(lanes, v);
+  p[0] = lanes[0];
+  p[1] = lanes[1];
+  p[2] = lanes[2];
+}
+
+// out[i] = rotation in[i] (+ translation), in[i] the three doubles at in + i in_stride, one vector
+// per AVX2 register (x, y, z and a spare lane), no FMA (the target adds AVX2 alone). Written out
+// column by column (Placement::apply) every coordinate sums ((c0 x0 + c1 x1) + c2 x2) (+ t);
+// Eigen's product rotation * x (Pose::apply and rotate, kEigenProduct) sums x and y so and z as
+// c0 x0 + (c1 x1 + c2 x2) (its packet path for the first two rows, its unrolled reduction for the
+// third). The same operations in the same order, so the same bits (checked by the answers' hashes
+// and ExactGridAvx2.SameAnswersAsTheSse2Loop, which runs the scalar code too).
+template <bool kTranslate, bool kEigenProduct>
+__attribute__((target("avx2"))) void place_avx2(const Mat3& rotation, const Vec3& translation, const double* in,
+                                                std::size_t in_stride, Vec3* out, std::size_t n) {
+  auto column = [&](int k) __attribute__((target("avx2"), always_inline)) {
+    const double* c = rotation.data() + 3 * k;
+    return _mm256_set_pd(0.0, c[2], c[1], c[0]);
+  };
+  const __m256d c0 = column(0), c1 = column(1), c2 = column(2);
+  const __m256d t = _mm256_set_pd(0.0, translation.z(), translation.y(), translation.x());
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* x = in + i * in_stride;
+    const __m256d p0 = _mm256_mul_pd(c0, _mm256_broadcast_sd(x));
+    const __m256d p1 = _mm256_mul_pd(c1, _mm256_broadcast_sd(x + 1));
+    const __m256d p2 = _mm256_mul_pd(c2, _mm256_broadcast_sd(x + 2));
+    __m256d v = _mm256_add_pd(_mm256_add_pd(p0, p1), p2);
+    if constexpr (kEigenProduct) v = _mm256_blend_pd(v, _mm256_add_pd(p0, _mm256_add_pd(p1, p2)), 4);  // z
+    if constexpr (kTranslate) v = _mm256_add_pd(v, t);  // (no + 0 for a rotation: it would turn -0 into +0)
+    store_xyz(out[i].data(), v, i + 1 < n);
+  }
+}
+#endif
+
 // Face f's sphere (centroid of its placed vertices, largest distance to them) and plane offset.
 void make_face_sphere(const Mesh& m, Body& b, std::size_t f) {
   const std::span<const int> ids = m.face(static_cast<int>(f));
@@ -106,11 +161,23 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = f
   b.es.resize(ne);
   b.fs.resize(nf);
   const std::vector<Vec3>& src = m.vertices();
-  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
-  for (std::size_t f = 0; f < nf; ++f) {
-    b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-    if (!features_later) make_face_sphere(m, b, f);
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(mesh::Plane) % sizeof(double) == 0);
+#ifdef PROXIMA_CCD_SSE2
+  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_avx2)
+    place_avx2<true, true>(to_a.rotation(), to_a.translation(), src.data()->data(), 3, b.v.data(), nv);
+    if (nf > 0) {
+      place_avx2<false, true>(to_a.rotation(), to_a.translation(), m.face_normal(0).data(),
+                              sizeof(mesh::Plane) / sizeof(double), b.n.data(), nf);
+    }
+  } else {
+    for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+    for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
   }
+#else
+  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
+  for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
+#endif
+  for (std::size_t f = 0; f < (features_later ? 0 : nf); ++f) make_face_sphere(m, b, f);
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
   for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
   b.whole = {to_a.apply(m.bounding_sphere().center), m.bounding_sphere().radius};
@@ -220,15 +287,6 @@ constexpr int kMaxGridCells = 32;
 constexpr long kScanAllSpheresPerRow = 4;
 
 #ifdef PROXIMA_CCD_SSE2
-// The grid queries' sphere tests four at a time where the processor has AVX2 (runtime check: the
-// library is built for baseline x86-64). Cost only: the same operations in the same order on each
-// lane as the SSE2 loop of SphereGrid::test_run (no FMA: the target adds AVX2 alone), so the same
-// decisions. The grid queries were about a third of the exact mode's time over all collisions of
-// the tori (perf, docs/benchmarks.md, session 20).
-const bool kCcdHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
-// detail::set_grid_avx2_for_tests (exact_runs.hpp): false makes the grids take the SSE2 loop.
-thread_local bool t_grid_avx2_allowed = true;
-
 // The query ball of overlap_mask_avx2, its centre, radius and pad each in four lanes.
 struct BallAvx2 {
   __m256d x, y, z, r, pad;
@@ -429,7 +487,7 @@ class SphereGrid {
     if (kind == Box::none) return;
     const BallAvx2 ball{_mm256_set1_pd(c.x()), _mm256_set1_pd(c.y()), _mm256_set1_pd(c.z()), _mm256_set1_pd(r),
                         _mm256_set1_pd(pad)};
-    auto run = [&](int q0, int q1) __attribute__((target("avx2"))) {
+    auto run = [&](int q0, int q1) __attribute__((target("avx2"), always_inline)) {
       for (int q = q0; q < q1; q += 64) {
         const std::size_t i = static_cast<std::size_t>(q);
         std::uint64_t hits = overlap_mask_avx2(x_.data() + i, y_.data() + i, z_.data() + i, r_.data() + i,
@@ -785,6 +843,11 @@ struct ExactWorkspace {
   EdgeLanes a_edge_lanes;
 #endif
   std::vector<Vec3> b_mid;
+  // Per run of B's edges (kChunk edges, as edge_chunks), the lowest and highest id of their
+  // vertices (kept while B's mesh is the same, with its runs), and per run of B's vertices the
+  // placement (slab or window middle) b_mid holds it at: see place_b in the slab loop.
+  std::vector<std::pair<std::size_t, std::size_t>> b_edge_run_vertices;
+  std::vector<int> b_vertex_run_placed;
   std::vector<FeatureChunk> face_chunks, vertex_chunks, edge_chunks;
   std::vector<Vec3> a_vertex_dirs;
   std::vector<detail::TurnFrame> b_vertex_dirs, b_face_frames, b_edge_frames;
@@ -811,6 +874,8 @@ thread_local detail::ARunsUse t_a_runs_use = detail::ARunsUse::used;
 thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
 // detail::set_b_edges_later_for_tests (exact_runs.hpp).
 thread_local bool t_b_edges_later = true;
+// detail::set_b_vertices_by_run_for_tests (exact_runs.hpp).
+thread_local bool t_b_vertices_by_run = true;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -842,6 +907,38 @@ struct Placement {
   Vec3 rotate(const Vec3& d) const { return rotation * d; }
   Vec3 apply_inverse(const Vec3& y) const { return rotation.transpose() * (y - translation); }
 };
+
+#ifdef PROXIMA_CCD_SSE2
+// out[i] = p.apply(in[i]) for i < n (place_avx2). Placing all of B's vertices at a slab's middle
+// was about 6% of the tori's first contact (about 30 instructions a vertex in the compiled Eigen
+// expression, the scalar z apart from the x, y pair; about 15 here).
+void place_all_avx2(const Placement& p, const Vec3* in, Vec3* out, std::size_t n) {
+  place_avx2<true, false>(p.rotation, p.translation, in->data(), 3, out, n);
+}
+
+// out[i] = the velocity at s = 0 of in[i], theta v x (x - u) + g v, as the query's scalar loop
+// writes it (velocities in screw_collisions), one vertex per AVX2 register: coordinate k is
+// theta (v[k+1] w[k+2] - v[k+2] w[k+1]) + g v[k] (indices mod 3, w = x - u), the same products,
+// differences and sums in the same order, no FMA, so the same bits. The scalar loop was about 3%
+// of the tori's first contact (both bodies' vertices, every query).
+__attribute__((target("avx2"))) void velocities_avx2(const Screw& screw, const Vec3* in, Vec3* out, std::size_t n) {
+  const Vec3& v = screw.axis;
+  const __m256d v120 = _mm256_set_pd(0.0, v[0], v[2], v[1]), v201 = _mm256_set_pd(0.0, v[1], v[0], v[2]);
+  const __m256d u = _mm256_set_pd(0.0, screw.axis_point.z(), screw.axis_point.y(), screw.axis_point.x());
+  const __m256d theta = _mm256_set1_pd(screw.angle);
+  const __m256d gv = _mm256_mul_pd(_mm256_set1_pd(screw.glide), _mm256_set_pd(0.0, v[2], v[1], v[0]));
+  for (std::size_t i = 0; i < n; ++i) {
+    // (lane 3 is never stored: the next vertex's x where there is one, else 0)
+    const double* x = in[i].data();
+    const __m256d xyz = i + 1 < n ? _mm256_loadu_pd(x) : _mm256_set_pd(0.0, x[2], x[1], x[0]);
+    const __m256d w = _mm256_sub_pd(xyz, u);
+    const __m256d w201 = _mm256_permute4x64_pd(w, _MM_SHUFFLE(3, 1, 0, 2));  // (w2, w0, w1)
+    const __m256d w120 = _mm256_permute4x64_pd(w, _MM_SHUFFLE(3, 0, 2, 1));  // (w1, w2, w0)
+    const __m256d c = _mm256_sub_pd(_mm256_mul_pd(v120, w201), _mm256_mul_pd(v201, w120));
+    store_xyz(out[i].data(), _mm256_add_pd(_mm256_mul_pd(theta, c), gv), i + 1 < n);
+  }
+}
+#endif
 
 class Solver {
  public:
@@ -1057,6 +1154,7 @@ void detail::set_a_runs_use_for_tests(ARunsUse use) { t_a_runs_use = use; }
 void detail::set_first_window_for_tests(FirstWindow window) { t_first_window = window; }
 
 void detail::set_b_edges_later_for_tests(bool later) { t_b_edges_later = later; }
+void detail::set_b_vertices_by_run_for_tests(bool by_run) { t_b_vertices_by_run = by_run; }
 
 void detail::set_snapshot_ids_for_tests(bool use) { t_snapshot_ids = use; }
 
@@ -1176,6 +1274,14 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     make_chunks(b_local.fs, face_chunks_local);
     make_chunks(b_local.vs, vertex_chunks_local);
     make_chunks(b_local.es, edge_chunks_local);
+    work.b_edge_run_vertices.assign(edge_chunks_local.size(), {std::numeric_limits<std::size_t>::max(), 0});
+    for (int e = 0; e < b.num_edges(); ++e) {
+      auto& [low, high] = work.b_edge_run_vertices[static_cast<std::size_t>(e) / kChunk];
+      for (const int v : {b.edge(e).v0, b.edge(e).v1}) {
+        low = std::min(low, static_cast<std::size_t>(v));
+        high = std::max(high, static_cast<std::size_t>(v));
+      }
+    }
     work.b_mean_edge_local = mean_edge_of(b_local);
     work.b_reach_local = 0;
     for (const Vec3& x : b_local.v) work.b_reach_local = std::max(work.b_reach_local, x.cwiseAbs().maxCoeff());
@@ -1220,6 +1326,12 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<Vec3> velocity = std::move(work.velocity);
   auto velocities = [&](const Body& body) {
     velocity.resize(body.v.size());
+#ifdef PROXIMA_CCD_SSE2
+    if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (velocities_avx2)
+      velocities_avx2(screw, body.v.data(), velocity.data(), body.v.size());
+      return;
+    }
+#endif
     const Vec3& v = screw.axis;
     for (std::size_t i = 0; i < body.v.size(); ++i) {
       const Vec3 w = body.v[i] - screw.axis_point;
@@ -1378,6 +1490,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // most vertices never reach the vertex-face loop's plane test in a query.
   a_vertex_speed.assign(static_cast<std::size_t>(a.num_vertices()), -1.0);
   std::vector<Vec3> b_mid = std::move(work.b_mid);
+  b_mid.resize(body_b.v.size());
+  std::vector<int>& b_vertex_run_placed = work.b_vertex_run_placed;
+  b_vertex_run_placed.assign((body_b.v.size() + kChunk - 1) / kChunk, -1);
+  int placement = 0;  // counts the slab loop's placements (slab and window middles)
+  const bool b_vertices_by_run = t_b_vertices_by_run;  // tests only: false places them all at once
   // The slab loop's tests against A's runs: with first_contact_only only, and when B has more than
   // one run of some kind (a B of one run per kind is tested as a whole already). With a first
   // contact they skip part of the slabs before the contact, where B's features come near A's
@@ -1492,6 +1609,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // (narrow_to_first below). The solver always searches the whole slab.
     double half = (s1 - s0) / 2;
     Placement mid_pose(screw, (s0 + s1) / 2);
+    ++placement;
     std::pair<double, double> mid_turn = mid_pose.turn;
     // Bounding-sphere early out for the whole bodies.
     {
@@ -1499,14 +1617,31 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const double r = body_b.whole.radius + max_speed * half;
       if (!overlap(body_a.whole, c, r, pad)) continue;
     }
-    // B's vertices at the slab middle, placed when a run of B's vertices or edges first needs them
-    // (in a first-contact query most slabs before the contact have none near A's runs).
-    bool b_placed = false;
-    auto place_b = [&] {
-      if (b_placed) return;
-      b_mid.resize(body_b.v.size());
-      for (std::size_t i = 0; i < body_b.v.size(); ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
-      b_placed = true;
+    // B's vertices first .. last (ids) at the slab middle (or the window's, see narrow_to_first),
+    // placed run by run of kChunk vertices when a run of B's vertices or edges first needs them: a
+    // run of vertices needs its own, a run of edges those between its lowest and highest vertex id
+    // (b_edge_run_vertices). In a first-contact query most slabs before the contact have no run
+    // near A's runs, and the runs near A need only part of B's vertices (all of them were placed
+    // at once before: about 6% of the tori's first contact, at 30 instructions a vertex). The same
+    // placement of the same vertices, so the same bits; each read vertex is placed at the current
+    // middle (its run's stamp is the current placement's).
+    auto place_b = [&](std::size_t first, std::size_t last) {
+      if (!b_vertices_by_run) {
+        first = 0;
+        last = body_b.v.size() - 1;
+      }
+      for (std::size_t c = first / kChunk; c <= last / kChunk; ++c) {
+        if (b_vertex_run_placed[c] == placement) continue;
+        b_vertex_run_placed[c] = placement;
+        const auto [v0, v1] = chunk_range(c, body_b.v.size());
+#ifdef PROXIMA_CCD_SSE2
+        if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_all_avx2)
+          place_all_avx2(mid_pose, body_b.v.data() + v0, b_mid.data() + v0, v1 - v0);
+          continue;
+        }
+#endif
+        for (std::size_t i = v0; i < v1; ++i) b_mid[i] = mid_pose.apply(body_b.v[i]);
+      }
     };
     // First contact: a slab that holds a collision is the query's last, and of its collisions only
     // those within time_tolerance of the earliest are kept (finish_collisions). So once the slab's
@@ -1535,7 +1670,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       half = (end - s0) / 2;
       mid_pose = Placement(screw, s0 + half);
       mid_turn = mid_pose.turn;
-      b_placed = false;  // B's vertices at the window's middle
+      ++placement;  // B's vertices at the window's middle
     };
     // Is a run of features possibly near A? When not, none of its features passes its own test
     // below: a feature sphere (c, r) of the run, grown by g half <= G half, is within
@@ -1623,7 +1758,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_vertices(ch);
         if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
-      place_b();
+      place_b(ch * kChunk, static_cast<std::size_t>(chunk_end(ch, b.num_vertices())) - 1);
       for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
@@ -1650,7 +1785,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_edges(ch);
         if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
-      place_b();
+      place_b(work.b_edge_run_vertices[ch].first, work.b_edge_run_vertices[ch].second);
       for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);

@@ -366,6 +366,37 @@ TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
   EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
 }
 
+// B's vertices placed at the slab (or window) middle run by run of kChunk vertices as the slab
+// loop's runs of vertices and edges need them (screw_collisions.cpp, place_b): every answer, all
+// collisions and first contact (whose window moves the middle within the slab), bit for bit as
+// with all of them placed at the first need. B has many runs of vertices here (the tori, 300 and
+// 960 vertices), and few (the box, the L-prism). (By hand: with the window's narrowing leaving the
+// runs' placement stamps as they were, so that runs keep the slab middle's vertices, it fails.)
+TEST(ExactBVerticesByRun, SameAnswersAsPlacingEveryVertexAtOnce) {
+  const std::uint64_t seed = 6121;
+  std::mt19937_64 rng(seed);
+  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
+  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const std::array<MeshPair, 7> pairs = {
+      {{&torus, &torus}, {&prism, &torus}, {&torus, &prism}, {&car, &fine}, {&box, &fine}, {&fine, &box}, {&big, &big}}};
+  int collisions = 0, contacts = 0;
+  auto by_run = [](bool on) { detail::set_b_vertices_by_run_for_tests(on); };
+  for_each_motion(rng, pairs, 210, [&](int k, const Mesh& a, const Mesh& b, const test::Motion& m) {
+    ScrewOptions o;
+    o.first_contact_only = k % 3 != 0;
+    const ScrewResult at_once = answer_with(by_run, false, true, a, b, m, o);
+    const ScrewResult run_by_run = answer_with(by_run, true, true, a, b, m, o);
+    ASSERT_TRUE(same_answers(at_once, run_by_run)) << "seed " << seed << " motion " << k;
+    ASSERT_TRUE(at_once.toi == run_by_run.toi || (std::isnan(at_once.toi) && std::isnan(run_by_run.toi)))
+        << "seed " << seed << " motion " << k;
+    collisions += static_cast<int>(at_once.collisions.size());
+    contacts += at_once.contact && o.first_contact_only ? 1 : 0;
+  });
+  EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
+  EXPECT_GT(contacts, 50);     // and first contacts
+}
+
 // The feature grids' AVX2 sphere tests (four at a time, where the processor has AVX2) decide as
 // their SSE2 loop: every answer, all collisions and first contact, bit for bit.
 TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
