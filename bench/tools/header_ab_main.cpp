@@ -19,7 +19,6 @@
 
 using namespace proxima;
 using namespace proxima::bench;
-using tools::median;
 using tools::now_ns;
 using tools::to_pose;
 
@@ -74,25 +73,11 @@ int main(int argc, char** argv) {
     for (int k = 0; k < kBatch; ++k) sink += call(query, i);
     return (now_ns() - t0) / kBatch;
   };
-  std::vector<double> base, next, ratio;
-  for (int r = 0; r < repeat; ++r) {
-    for (std::size_t i : pairs) {
-      double tb = 0;
-      double tn = 0;
-      if (((static_cast<std::size_t>(r) + i) & 1) != 0) {
-        tb = timed(ab_query_base, i);
-        tn = timed(ab_query_next, i);
-      } else {
-        tn = timed(ab_query_next, i);
-        tb = timed(ab_query_base, i);
-      }
-      base.push_back(tb);
-      next.push_back(tn);
-      ratio.push_back(tn / tb);
-    }
-  }
+  const tools::AbMedians t = tools::alternate_ab(pairs.size(), repeat, [&](bool next_side, std::size_t j) {
+    return next_side ? timed(ab_query_next, pairs[j]) : timed(ab_query_base, pairs[j]);
+  });
   g_sink = sink;
   std::printf("%s N=%d pairs=%zu answers_differ=%d base_ns=%.1f next_ns=%.1f median(next/base)=%.4f\n", name.c_str(), n,
-              pairs.size(), differ, median(base), median(next), median(ratio));
+              pairs.size(), differ, t.base, t.next, t.ratio);
   return 0;
 }

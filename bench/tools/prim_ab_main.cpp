@@ -67,26 +67,11 @@ void run_row(const char* row, std::uint64_t seed, int repeat, F make, DistanceAn
     for (int k = 0; k < kBatch; ++k) sink += query(as[i], poses[2 * i], bs[i], poses[2 * i + 1]).distance;
     return (tools::now_ns() - t0) / kBatch;
   };
-  std::vector<double> tb, tn, ratio;
-  for (int r = 0; r < repeat; ++r) {
-    for (std::size_t i = 0; i < n; ++i) {
-      double b = 0, x = 0;
-      if ((i + static_cast<std::size_t>(r)) % 2 == 0) {
-        b = timed(base, i);
-        x = timed(next, i);
-      } else {
-        x = timed(next, i);
-        b = timed(base, i);
-      }
-      tb.push_back(b);
-      tn.push_back(x);
-      ratio.push_back(x / b);
-    }
-  }
+  const tools::AbMedians t =
+      tools::alternate_ab(n, repeat, [&](bool next_side, std::size_t i) { return next_side ? timed(next, i) : timed(base, i); });
   g_sink = g_sink + sink;
   std::printf("%-16s seed %llu: answers differing %d / %zu; next/base median %.3f; base %.2f ns, next %.2f ns\n", row,
-              static_cast<unsigned long long>(seed), differ, n, tools::median(ratio), tools::median(tb),
-              tools::median(tn));
+              static_cast<unsigned long long>(seed), differ, n, t.ratio, t.base, t.next);
 }
 
 }  // namespace
