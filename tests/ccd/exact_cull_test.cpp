@@ -219,6 +219,17 @@ TEST(ExactCullPrecomputed, RunSpheresHoldTheirFeaturesAndBoundTheirGrowth) {
 // some answer, or these motions would not show the cull sound.
 using MeshPair = std::pair<const Mesh*, const Mesh*>;
 
+/// The meshes the culling tests draw their pairs from: two tori of different resolutions, the
+/// L-prism, the car, a box and a torus at the 1e3 scale.
+struct CullMeshes {
+  Mesh torus = mesh::make_torus(1, 0.3);
+  Mesh fine = mesh::make_torus(1, 0.4, 40, 24);
+  Mesh prism = mesh::make_l_prism();
+  Mesh car = mesh::make_car();
+  Mesh box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+};
+
 // The seeded motions of the switch tests below: motion k of `count` is drawn (in order, from rng)
 // for the pair k % pairs.size(), every fourth ending 0.97 of the way into B's turn, and handed to
 // body(k, a, b, motion).
@@ -263,9 +274,8 @@ bool same_answers(const ScrewResult& x, const ScrewResult& y) {
 TEST(ExactCullARuns, FirstContactIsTheSameWithoutTheRunsAndAShrunkCullIsCaught) {
   const std::uint64_t seed = 2617;
   std::mt19937_64 rng(seed);
-  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
-  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
-  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const CullMeshes meshes;
+  const auto& [torus, fine, prism, car, box, big] = meshes;
   const std::array<MeshPair, 7> pairs = {
       {{&torus, &torus}, {&prism, &torus}, {&torus, &prism}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&big, &big}}};
   ScrewOptions first;
@@ -301,9 +311,8 @@ bool same_collisions(const ScrewResult& x, const ScrewResult& y) {
 TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCaught) {
   const std::uint64_t seed = 4421;
   std::mt19937_64 rng(seed);
-  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
-  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
-  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const CullMeshes meshes;
+  const auto& [torus, fine, prism, car, box, big] = meshes;
   const std::array<MeshPair, 8> pairs = {{{&torus, &torus},
                                                                      {&prism, &torus},
                                                                      {&torus, &prism},
@@ -342,9 +351,9 @@ TEST(ExactFirstWindow, SameCollisionsAsCullingOnTheWholeSlabAndAnEarlyWindowIsCa
 TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
   const std::uint64_t seed = 5113;
   std::mt19937_64 rng(seed);
-  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
-  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
-  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12), tetra = mesh::make_box(Vec3(1e-3, 2e-3, 3e-3));
+  const CullMeshes meshes;
+  const auto& [torus, fine, prism, car, box, big] = meshes;
+  const Mesh tetra = mesh::make_box(Vec3(1e-3, 2e-3, 3e-3));
   const std::array<MeshPair, 8> pairs = {{{&torus, &torus},
                                                                      {&prism, &torus},
                                                                      {&fine, &car},
@@ -375,9 +384,8 @@ TEST(ExactBEdgesLater, SameAnswersAsPlacingEveryEdgeUpFront) {
 TEST(ExactBVerticesByRun, SameAnswersAsPlacingEveryVertexAtOnce) {
   const std::uint64_t seed = 6121;
   std::mt19937_64 rng(seed);
-  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
-  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
-  const Mesh big = mesh::make_torus(1e3, 3e2, 24, 12);
+  const CullMeshes meshes;
+  const auto& [torus, fine, prism, car, box, big] = meshes;
   const std::array<MeshPair, 7> pairs = {
       {{&torus, &torus}, {&prism, &torus}, {&torus, &prism}, {&car, &fine}, {&box, &fine}, {&fine, &box}, {&big, &big}}};
   int collisions = 0, contacts = 0;
@@ -403,8 +411,8 @@ TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
   if (!detail::grid_avx2_available()) GTEST_SKIP() << "no AVX2 here: only the SSE2 loop runs";
   const std::uint64_t seed = 3203;
   std::mt19937_64 rng(seed);
-  const Mesh torus = mesh::make_torus(1, 0.3), fine = mesh::make_torus(1, 0.4, 40, 24);
-  const Mesh prism = mesh::make_l_prism(), car = mesh::make_car(), box = mesh::make_box(Vec3(0.4, 0.6, 0.8));
+  const CullMeshes meshes;
+  const auto& [torus, fine, prism, car, box, big] = meshes;
   const std::array<MeshPair, 6> pairs = {
       {{&torus, &torus}, {&prism, &torus}, {&fine, &car}, {&car, &fine}, {&box, &fine}, {&car, &car}}};
   int collisions = 0;
