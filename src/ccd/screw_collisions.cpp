@@ -552,7 +552,7 @@ class SphereGrid {
   // from dims - 1 on the clamp decides, and in between truncation is the floor. Clamped as a double
   // (min and max, no branches: query boxes fall on either side of the grid's ends unpredictably)
   // and then truncated: the same cell.
-  int index_of(double x, int k) const {
+  [[gnu::always_inline]] int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
     // max(0, t) first: it gives 0 for a NaN t (max returns its first operand when the comparison
     // fails), so the conversion never sees a NaN.
