@@ -552,7 +552,7 @@ class SphereGrid {
   // from dims - 1 on the clamp decides, and in between truncation is the floor. Clamped as a double
   // (min and max, no branches: query boxes fall on either side of the grid's ends unpredictably)
   // and then truncated: the same cell.
-  int index_of(double x, int k) const {
+  [[gnu::always_inline]] int index_of(double x, int k) const {
     const double t = (x - lo_[k]) * inv_cell_[k];
     // max(0, t) first: it gives 0 for a NaN t (max returns its first operand when the comparison
     // fails), so the conversion never sees a NaN.
@@ -638,13 +638,15 @@ struct EdgeLanes {
 // return on A's terms alone is not taken: adding B's terms only lowers max(low, -high), so the
 // answer with all four is the function's either way. On the tori 99% of the edge grid's hits end
 // here. `normal_b(side)` gives B's face normals at the slab middle (made on first use, as the
-// lambda's): asked only when some hit passes the point test.
-template <class Normals>
+// lambda's): asked only when some hit passes the point test; so is `ub_b()`, B's unit edge
+// direction there (most of B's edges that reach A's edge grid have no hit passing the point test:
+// the direction, a normalisation and a turn frame on first use, is then not made).
+template <class Normals, class Ub>
 struct EdgeFilterAvx2 {
   const EdgeLanes* lanes;
   Vec3 mid_b;          // the middle of B's edge at the slab middle
   double near_b2;      // the point test's bound, squared
-  Vec3 ub;             // B's unit edge direction at the slab middle
+  const Ub* ub_b;      // B's unit edge direction at the slab middle (made on first use)
   double theta_width;  // screw angle * (half slab + time tolerance)
   double threshold;
   const Normals* normal_b;
@@ -688,6 +690,7 @@ struct EdgeFilterAvx2 {
         _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ex, ex), _mm256_mul_pd(ey, ey)), _mm256_mul_pd(ez, ez));
     const __m256d far = _mm256_cmp_pd(d2, _mm256_set1_pd(near_b2), _CMP_GT_OQ);
     if ((hit & ~_mm256_movemask_pd(far)) == 0) return 15;  // no lane hit is near: the bound is not needed
+    const Vec3& ub = (*ub_b)();
     // edge_improper_near_turned: cr = ua x ub, n = cr / |cr|, na = n x ua, A's terms na . left and
     // -(na . right).
     const __m256d ax = load(EdgeLanes::ux), ay = load(EdgeLanes::uy), az = load(EdgeLanes::uz);
@@ -1806,7 +1809,18 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         const double near_b2 = near_b * near_b;
         // B's unit edge direction at the slab middle, and its face normals there when a pair first
         // needs them, for the properness bound of the whole slab.
-        const Vec3 ub_mid = detail::turned(b_edge_frame(eb), mid_turn);
+        // Made when a pair first needs it (as the normals): most edges that reach the grid walk
+        // have no hit passing the point test. The same value (mid_turn holds for the whole edge:
+        // narrow_to_first runs only between runs of B's edges).
+        Vec3 ub_mid_value;
+        bool ub_ready = false;
+        auto ub_mid = [&]() -> const Vec3& {
+          if (!ub_ready) {
+            ub_mid_value = detail::turned(b_edge_frame(eb), mid_turn);
+            ub_ready = true;
+          }
+          return ub_mid_value;
+        };
         std::array<Vec3, 2> normals_mid;
         bool normals_ready = false;
         auto normal_mid = [&](int side) -> const Vec3& {
@@ -1829,7 +1843,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
           // half width plus the time tolerance, as the solver tested it before). First: it stops
           // most pairs of bodies that pass through each other (95-98% of those reaching it on the
           // tori), so it costs less in front of the triple product than behind it.
-          if (detail::edge_improper_near_turned(a.edge(ea), edge_b, body_a.n, line_a.unit, ub_mid, normal_mid,
+          if (detail::edge_improper_near_turned(a.edge(ea), edge_b, body_a.n, line_a.unit, ub_mid(), normal_mid,
                                                 screw.angle, half + options.time_tolerance, threshold)) {
             return;
           }
@@ -1846,8 +1860,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         };
 #ifdef PROXIMA_CCD_SSE2
         if (edge_filter) {
-          const EdgeFilterAvx2<decltype(normal_mid)> filter{
-              &a_edge_lanes, mid_b, near_b2, ub_mid, screw.angle * (half + options.time_tolerance), threshold,
+          const EdgeFilterAvx2<decltype(normal_mid), decltype(ub_mid)> filter{
+              &a_edge_lanes, mid_b, near_b2, &ub_mid, screw.angle * (half + options.time_tolerance), threshold,
               &normal_mid, edge_b.face_right >= 0};
           a_edges.for_overlapping(center, radius, pad, edge_pair, filter);
           continue;
