@@ -457,7 +457,7 @@ struct GroupElementPose {
     Mat3 r;
     for (int i = 0; i < 9; ++i) r(i / 3, i % 3) = g.r[i][e];
     const Vec3 t(g.t[0][e], g.t[1][e], g.t[2][e]);
-    return r.transpose() * (p - t);
+    return transpose_times(r, p - t);
   }
 };
 
