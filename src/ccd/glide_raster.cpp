@@ -416,10 +416,20 @@ struct EdgeSegment {
   int segment;
   int k0, k1;
   double hlo, hhi;
+  int first;  ///< its row k's RowRecord is EdgeScratch::rows_a / rows_b[first + k - k0]
+};
+
+// A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
+// time range, computed on first use (each is asked for by many segment pairs).
+struct RowRecord {
+  double hmin, hmax, tlo, thi;
+  unsigned stamp;  ///< computed in the call of edge_windows_by_segments with this EdgeScratch::stamp
 };
 
 struct EdgeScratch {
   std::vector<EdgeSegment> segments_a, segments_b;
+  std::vector<RowRecord> rows_a, rows_b;  ///< edge_windows_by_segments
+  unsigned stamp = 0;                      ///< its calls (0: never; rows start unstamped)
   std::vector<EdgeCandidate> found, sorted;
   std::vector<RecordTimes> times_a, times_b;
   std::vector<PixelRecord> records_b;
@@ -478,19 +488,41 @@ double time_per_length(const ScreenSegment& s) {
 // the merge keeps.
 void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
                               std::vector<EdgeCandidate>& out) {
-  auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments) {
+  auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments, std::vector<RowRecord>& rows) {
     segments.clear();
+    int first = 0;
     for (std::size_t i = 0; i < body.segments.size(); ++i) {
       const ScreenSegment& s = body.segments[i];
       if (s.edge < 0) continue;
       const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), body.row_lo);
       const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), body.row_hi);
       if (k0 > k1) continue;  // drawn in no row
-      segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1)});
+      segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1), first});
+      // (At most the body's record count in all: these are the rows its records were counted in.)
+      first += k1 - k0 + 1;
     }
+    if (rows.size() < static_cast<std::size_t>(first)) rows.resize(static_cast<std::size_t>(first));
   };
-  list(a, scratch.segments_a);
-  list(b, scratch.segments_b);
+  // Records of an earlier call count as not computed (on wrap-around, every stamp is cleared).
+  if (++scratch.stamp == 0) {
+    for (RowRecord& r : scratch.rows_a) r.stamp = 0;
+    for (RowRecord& r : scratch.rows_b) r.stamp = 0;
+    scratch.stamp = 1;
+  }
+  const unsigned stamp = scratch.stamp;
+  list(a, scratch.segments_a, scratch.rows_a);
+  list(b, scratch.segments_b, scratch.rows_b);
+  // The record of segment s (listed as e) in row k: record_span and row_times (the same numbers).
+  auto record = [&](std::vector<RowRecord>& rows, const EdgeSegment& e, const ScreenSegment& s,
+                    int k) -> const RowRecord& {
+    RowRecord& r = rows[static_cast<std::size_t>(e.first + (k - e.k0))];
+    if (r.stamp != stamp) {
+      std::tie(r.hmin, r.hmax) = record_span(s, k, pixel);
+      std::tie(r.tlo, r.thi) = row_times(s, k, pixel);
+      r.stamp = stamp;
+    }
+    return r;
+  };
   const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
@@ -505,22 +537,14 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
       // A's rows within one of B's.
       const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
       for (int ka = ka0; ka <= ka1; ++ka) {
-        const auto [amin, amax] = record_span(sa, ka, pixel);
+        const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
+        const double amin = ra.hmin, amax = ra.hmax;
         if (eb.hlo > amax + pad + allowance || eb.hhi < amin - pad - allowance) continue;
-        RecordTimes ta;
-        bool timed = false;
+        const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
         for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
-          const auto [bmin, bmax] = record_span(sb, kb, pixel);
-          if (bmin > amax + pad || bmax < amin - pad) continue;
-          if (!timed) {
-            std::tie(ta.lo, ta.hi) = row_times(sa, ka, pixel);
-            ta.per_length = tpl_a;
-            timed = true;
-          }
-          RecordTimes tb;
-          std::tie(tb.lo, tb.hi) = row_times(sb, kb, pixel);
-          tb.per_length = tpl_b;
-          add_window(sa, sb, ta, tb, pad, out);
+          const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
+          if (rb.hmin > amax + pad || rb.hmax < amin - pad) continue;
+          add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, tpl_b}, pad, out);
         }
       }
     }
