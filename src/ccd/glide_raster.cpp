@@ -317,6 +317,24 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
 //   of the far ones from their h range, the same side up to rounding far below the pad);
 // - the near test is the records' h test on the piece's records in rows v.row - 1 .. v.row + 1
 //   (record_span: the numbers draw_body writes), then the point-piece distance.
+// Calls f(i, k0, k1) for each piece i of `body` with records, in order: k0 .. k1 are the rows of its
+// records (row_of of its ends, clamped to the rows the body was drawn in, as draw_body clamps
+// them). Drawn with deferred records and within the budget, those are the rows draw_body noted
+// (every piece got all of them; cost only: no division).
+template <class F>
+[[gnu::always_inline]] inline void for_each_piece_rows(const BodyRaster& body, double pixel, F&& f) {
+  if (body.records_deferred && !body.out_of_records) {
+    for (const auto& [i, k0, count] : body.deferred_rows) f(static_cast<std::size_t>(i), k0, k0 + count - 1);
+    return;
+  }
+  for (std::size_t i = 0; i < body.segments.size(); ++i) {
+    const ScreenSegment& s = body.segments[i];
+    const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), body.row_lo);
+    const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), body.row_hi);
+    if (k0 <= k1) f(i, k0, k1);
+  }
+}
+
 void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster& faces, double pad, double pixel,
                                       VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
   out.clear();
@@ -326,17 +344,14 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
   std::vector<int>& touched = scratch.touched;
   std::vector<PieceRows>& pieces = scratch.pieces;
   pieces.clear();
-  for (std::size_t i = 0; i < faces.segments.size(); ++i) {
+  for_each_piece_rows(faces, pixel, [&](std::size_t i, int k0, int k1) {
     const ScreenSegment& s = faces.segments[i];
-    const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), faces.row_lo);
-    const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), faces.row_hi);
-    if (k0 > k1) continue;
     // A record's h is interpolated between h0 and h1: within their range up to rounding, far below
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
     pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
-  }
+  });
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
     touched.clear();
@@ -491,16 +506,13 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments, std::vector<RowRecord>& rows) {
     segments.clear();
     int first = 0;
-    for (std::size_t i = 0; i < body.segments.size(); ++i) {
+    for_each_piece_rows(body, pixel, [&](std::size_t i, int k0, int k1) {
       const ScreenSegment& s = body.segments[i];
-      if (s.edge < 0) continue;
-      const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), body.row_lo);
-      const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), body.row_hi);
-      if (k0 > k1) continue;  // drawn in no row
+      if (s.edge < 0) return;
       segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1), first});
       // (At most the body's record count in all: these are the rows its records were counted in.)
       first += k1 - k0 + 1;
-    }
+    });
     if (rows.size() < static_cast<std::size_t>(first)) rows.resize(static_cast<std::size_t>(first));
   };
   // Records of an earlier call count as not computed (on wrap-around, every stamp is cleared).
