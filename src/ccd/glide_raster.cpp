@@ -1159,6 +1159,9 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
 // warm, a query allocates nothing but its result; the storage grows to the largest query seen).
 struct Workspace {
   Geometry ga, gb;
+  /// Mesh::content_id() of the mesh ga was made from (0: none). A's geometry is its mesh in its own
+  /// frame, a function of the mesh alone, so a query on a mesh with that id keeps it (cost only).
+  std::uint64_t ga_id = 0;
   std::vector<Vec3> a_points, a_normals, b_points, b_normals;
   std::vector<RadialRange> ranges_a, ranges_b;
   std::vector<unsigned char> skip_a, skip_b;
@@ -1258,7 +1261,11 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Workspace& work = t_workspace;
   const Geometry& ga = work.ga;
   const Geometry& gb = work.gb;
-  make_geometry(a, Pose(), work.ga);
+  if (work.ga_id != a.content_id()) {
+    make_geometry(a, Pose(), work.ga);
+    work.ga_id = a.content_id();
+  }
+  work.ga.mesh = &a;  // (a mesh with the id: the same contents, perhaps another copy)
   make_geometry(b, a_start.inverse() * b_start, work.gb);
 
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
