@@ -317,6 +317,24 @@ void vertex_face_candidates(const BodyRaster& points, const BodyRaster& faces, d
 //   of the far ones from their h range, the same side up to rounding far below the pad);
 // - the near test is the records' h test on the piece's records in rows v.row - 1 .. v.row + 1
 //   (record_span: the numbers draw_body writes), then the point-piece distance.
+// Calls f(i, k0, k1) for each piece i of `body` with records, in order: k0 .. k1 are the rows of its
+// records (row_of of its ends, clamped to the rows the body was drawn in, as draw_body clamps
+// them). Drawn with deferred records and within the budget, those are the rows draw_body noted
+// (every piece got all of them; cost only: no division).
+template <class F>
+[[gnu::always_inline]] inline void for_each_piece_rows(const BodyRaster& body, double pixel, F&& f) {
+  if (body.records_deferred && !body.out_of_records) {
+    for (const auto& [i, k0, count] : body.deferred_rows) f(static_cast<std::size_t>(i), k0, k0 + count - 1);
+    return;
+  }
+  for (std::size_t i = 0; i < body.segments.size(); ++i) {
+    const ScreenSegment& s = body.segments[i];
+    const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), body.row_lo);
+    const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), body.row_hi);
+    if (k0 <= k1) f(i, k0, k1);
+  }
+}
+
 void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster& faces, double pad, double pixel,
                                       VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
   out.clear();
@@ -326,17 +344,14 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
   std::vector<int>& touched = scratch.touched;
   std::vector<PieceRows>& pieces = scratch.pieces;
   pieces.clear();
-  for (std::size_t i = 0; i < faces.segments.size(); ++i) {
+  for_each_piece_rows(faces, pixel, [&](std::size_t i, int k0, int k1) {
     const ScreenSegment& s = faces.segments[i];
-    const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), faces.row_lo);
-    const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), faces.row_hi);
-    if (k0 > k1) continue;
     // A record's h is interpolated between h0 and h1: within their range up to rounding, far below
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
     pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
-  }
+  });
   for (const VertexRecord& v : points.vertices) {
     if (v.row < faces.row_min - 1 || v.row > faces.row_max + 1) continue;
     touched.clear();
@@ -416,10 +431,20 @@ struct EdgeSegment {
   int segment;
   int k0, k1;
   double hlo, hhi;
+  int first;  ///< its row k's RowRecord is EdgeScratch::rows_a / rows_b[first + k - k0]
+};
+
+// A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
+// time range, computed on first use (each is asked for by many segment pairs).
+struct RowRecord {
+  double hmin, hmax, tlo, thi;
+  unsigned stamp;  ///< computed in the call of edge_windows_by_segments with this EdgeScratch::stamp
 };
 
 struct EdgeScratch {
   std::vector<EdgeSegment> segments_a, segments_b;
+  std::vector<RowRecord> rows_a, rows_b;  ///< edge_windows_by_segments
+  unsigned stamp = 0;                      ///< its calls (0: never; rows start unstamped)
   std::vector<EdgeCandidate> found, sorted;
   std::vector<RecordTimes> times_a, times_b;
   std::vector<PixelRecord> records_b;
@@ -478,19 +503,38 @@ double time_per_length(const ScreenSegment& s) {
 // the merge keeps.
 void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
                               std::vector<EdgeCandidate>& out) {
-  auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments) {
+  auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments, std::vector<RowRecord>& rows) {
     segments.clear();
-    for (std::size_t i = 0; i < body.segments.size(); ++i) {
+    int first = 0;
+    for_each_piece_rows(body, pixel, [&](std::size_t i, int k0, int k1) {
       const ScreenSegment& s = body.segments[i];
-      if (s.edge < 0) continue;
-      const int k0 = std::max(row_of(std::min(s.r0, s.r1), pixel), body.row_lo);
-      const int k1 = std::min(row_of(std::max(s.r0, s.r1), pixel), body.row_hi);
-      if (k0 > k1) continue;  // drawn in no row
-      segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1)});
-    }
+      if (s.edge < 0) return;
+      segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1), first});
+      // (At most the body's record count in all: these are the rows its records were counted in.)
+      first += k1 - k0 + 1;
+    });
+    if (rows.size() < static_cast<std::size_t>(first)) rows.resize(static_cast<std::size_t>(first));
   };
-  list(a, scratch.segments_a);
-  list(b, scratch.segments_b);
+  // Records of an earlier call count as not computed (on wrap-around, every stamp is cleared).
+  if (++scratch.stamp == 0) {
+    for (RowRecord& r : scratch.rows_a) r.stamp = 0;
+    for (RowRecord& r : scratch.rows_b) r.stamp = 0;
+    scratch.stamp = 1;
+  }
+  const unsigned stamp = scratch.stamp;
+  list(a, scratch.segments_a, scratch.rows_a);
+  list(b, scratch.segments_b, scratch.rows_b);
+  // The record of segment s (listed as e) in row k: record_span and row_times (the same numbers).
+  auto record = [&](std::vector<RowRecord>& rows, const EdgeSegment& e, const ScreenSegment& s,
+                    int k) -> const RowRecord& {
+    RowRecord& r = rows[static_cast<std::size_t>(e.first + (k - e.k0))];
+    if (r.stamp != stamp) {
+      std::tie(r.hmin, r.hmax) = record_span(s, k, pixel);
+      std::tie(r.tlo, r.thi) = row_times(s, k, pixel);
+      r.stamp = stamp;
+    }
+    return r;
+  };
   const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
@@ -505,22 +549,14 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
       // A's rows within one of B's.
       const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
       for (int ka = ka0; ka <= ka1; ++ka) {
-        const auto [amin, amax] = record_span(sa, ka, pixel);
+        const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
+        const double amin = ra.hmin, amax = ra.hmax;
         if (eb.hlo > amax + pad + allowance || eb.hhi < amin - pad - allowance) continue;
-        RecordTimes ta;
-        bool timed = false;
+        const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
         for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
-          const auto [bmin, bmax] = record_span(sb, kb, pixel);
-          if (bmin > amax + pad || bmax < amin - pad) continue;
-          if (!timed) {
-            std::tie(ta.lo, ta.hi) = row_times(sa, ka, pixel);
-            ta.per_length = tpl_a;
-            timed = true;
-          }
-          RecordTimes tb;
-          std::tie(tb.lo, tb.hi) = row_times(sb, kb, pixel);
-          tb.per_length = tpl_b;
-          add_window(sa, sb, ta, tb, pad, out);
+          const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
+          if (rb.hmin > amax + pad || rb.hmax < amin - pad) continue;
+          add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, tpl_b}, pad, out);
         }
       }
     }
@@ -1123,6 +1159,9 @@ std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<Ed
 // warm, a query allocates nothing but its result; the storage grows to the largest query seen).
 struct Workspace {
   Geometry ga, gb;
+  /// Mesh::content_id() of the mesh ga was made from (0: none). A's geometry is its mesh in its own
+  /// frame, a function of the mesh alone, so a query on a mesh with that id keeps it (cost only).
+  std::uint64_t ga_id = 0;
   std::vector<Vec3> a_points, a_normals, b_points, b_normals;
   std::vector<RadialRange> ranges_a, ranges_b;
   std::vector<unsigned char> skip_a, skip_b;
@@ -1222,7 +1261,11 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   Workspace& work = t_workspace;
   const Geometry& ga = work.ga;
   const Geometry& gb = work.gb;
-  make_geometry(a, Pose(), work.ga);
+  if (work.ga_id != a.content_id()) {
+    make_geometry(a, Pose(), work.ga);
+    work.ga_id = a.content_id();
+  }
+  work.ga.mesh = &a;  // (a mesh with the id: the same contents, perhaps another copy)
   make_geometry(b, a_start.inverse() * b_start, work.gb);
 
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.

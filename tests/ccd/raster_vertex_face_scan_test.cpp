@@ -5,7 +5,8 @@
 // only where a record can be near); the brute force counts the crossings below the vertex over the
 // whole row and tests every record of the three rows for the pad. They must list the same pairs,
 // and so must the scan by pieces that the small bodies take (no records), and records drawn
-// deferred (RasterSettings::defer_records) and built afterwards must be the records drawn directly.
+// deferred (RasterSettings::defer_records) and built afterwards must be the records drawn directly
+// (and the scan by pieces, which reads a deferred body's rows from its notes, the same pairs).
 #include <proxima/ccd/collision_screen.hpp>
 #include <proxima/mesh/generators.hpp>
 
@@ -134,6 +135,12 @@ TEST(RasterVertexFaceScan, SameCandidatesAsEveryRecord) {
       detail::DrawScratch scratch;
       detail::draw_body(m, points, normals, screen, deferred, late, scratch);
       EXPECT_TRUE(late.records.empty()) << label;
+      // The scan by pieces reads a deferred body's rows from its notes: the same pairs.
+      if (backward) {
+        EXPECT_EQ(detail::vertex_face_scan_by_pieces(raster_b, late, pad, pixel), fv) << label << " (deferred A)";
+      } else {
+        EXPECT_EQ(detail::vertex_face_scan_by_pieces(raster_a, late, pad, pixel), vf) << label << " (deferred B)";
+      }
       EXPECT_EQ(late.record_count, direct.records.size()) << label;
       detail::build_records(late, pixel, scratch);
       ASSERT_EQ(late.records.size(), direct.records.size()) << label;
