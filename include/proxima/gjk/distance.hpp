@@ -680,6 +680,15 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
           return common_point_answer(pose_a.apply(common));
         }
+        if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
+          // Two polytopes: the second farthest vertices along the same direction (distance only;
+          // intersect() and the batch kernels, which repeat it bit for bit, keep the one test).
+          if (gjk_options->neighbour_support_overlap &&
+              neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                             common)) {
+            return common_point_answer(pose_a.apply(common));
+          }
+        }
       }
     }
     run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
