@@ -18,11 +18,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace proxima::gjk {
@@ -248,6 +251,7 @@ double distance_to(const S& shape, const Pose& pose, const Vec3& world) {
 /// What the first support pair did on the pairs checked so far.
 struct Tally {
   int answered = 0, left_to_gjk = 0, separated = 0, climbing_answered = 0;
+  int neighbour_answered = 0;  // by the second / third farthest vertices (two polytopes, distance())
 };
 
 int vertex_count(const Polytope& p) { return p.size(); }
@@ -263,7 +267,9 @@ template <class A, class B>
 void check_pair(const A& a, const Pose& pa, const B& b, const Pose& pb, double scale, const std::string& where,
                 Tally& tally) {
   const GjkOptions off{.first_support_overlap = false};
-  const DistanceResult on = distance(a, pa, b, pb);
+  // The first support pair alone here; the next farthest vertices (two polytopes) at the end.
+  const GjkOptions first_only{.neighbour_support_overlap = false};
+  const DistanceResult on = distance(a, pa, b, pb, first_only);
   const DistanceResult without = distance(a, pa, b, pb, off);
   const IntersectResult on_i = intersect(a, pa, b, pb);
   const IntersectResult without_i = intersect(a, pa, b, pb, off);
@@ -295,7 +301,28 @@ void check_pair(const A& a, const Pose& pa, const B& b, const Pose& pb, double s
   EXPECT_EQ(on_i.intersect, on.intersect) << where;
   // The warm overload on a cold WarmStart takes the same test.
   WarmStart warm;
-  EXPECT_EQ(difference(distance(a, pa, b, pb, GjkOptions{}, warm), on), "") << where;
+  EXPECT_EQ(difference(distance(a, pa, b, pb, first_only, warm), on), "") << where;
+  // distance() with the defaults: on two polytopes the second and third farthest vertices are
+  // tested too when the first pair found nothing. A pair they answer has a common point within
+  // rounding of both solids and GJK finds the overlap; any other pair gets the first pair's
+  // answer, bit for bit (and intersect() keeps the first pair alone).
+  const DistanceResult both = distance(a, pa, b, pb);
+  if (both.intersect && both.iterations == 0 && !(on.intersect && on.iterations == 0)) {
+    ++tally.neighbour_answered;
+    EXPECT_TRUE((std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>)) << where;
+    EXPECT_TRUE(same_bits(both.point_a, both.point_b)) << where;
+    EXPECT_LE(distance_to(a, pa, both.point_a), allowance) << where;
+    EXPECT_LE(distance_to(b, pb, both.point_a), allowance) << where;
+    EXPECT_TRUE(without.intersect) << where << " gjk distance " << without.distance;
+    EXPECT_EQ(both.distance, 0) << where;
+    EXPECT_EQ(both.gap, 0) << where;
+    EXPECT_EQ(both.detail, Detail::origin_enclosed) << where;
+    EXPECT_TRUE(on.intersect) << where;
+  } else {
+    EXPECT_EQ(difference(both, on), "") << where;
+  }
+  WarmStart warm_both;
+  EXPECT_EQ(difference(distance(a, pa, b, pb, GjkOptions{}, warm_both), both), "") << where;
 }
 
 void check_polytopes(const testgen::PairCase& c, const std::string& where, Tally& tally) {
@@ -324,13 +351,48 @@ TEST(PolytopeOverlap, FirstSupportPairCommonPointsLieInBothAndElseGjkIsUnchanged
                       "seed " + std::to_string(seed) + " " + n.pair.label + " move " + std::to_string(k), tally);
     }
   }
-  std::printf("answered by the first support pair %d (%d with a climbing hull), overlapping left to GJK %d, "
-              "separated %d\n",
-              tally.answered, tally.climbing_answered, tally.left_to_gjk, tally.separated);
+  std::printf("answered by the first support pair %d (%d with a climbing hull), overlapping left to GJK %d "
+              "(of them answered by the next farthest vertices %d), separated %d\n",
+              tally.answered, tally.climbing_answered, tally.left_to_gjk, tally.neighbour_answered, tally.separated);
   EXPECT_GT(tally.answered, 400);
   EXPECT_GT(tally.climbing_answered, 50);
   EXPECT_GT(tally.left_to_gjk, 80);
   EXPECT_GT(tally.separated, 600);
+  EXPECT_GT(tally.neighbour_answered, 10);
+}
+
+TEST(PolytopeOverlap, NextFarthestVerticesAreTheSecondAndThirdByProjection) {
+  // detail::next_farthest walks the hull's edges from the farthest vertex: on random hulls and
+  // directions its two vertices have the second and third largest projections (brute force).
+  const std::uint64_t seed = 20261129;
+  Rng rng(seed);
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Polytope p(testgen::ellipsoid_points(rng, 4 + static_cast<int>(rng() % 60)));
+    const Vec3 d(testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1));
+    const std::vector<Vec3>& v = p.vertices();
+    std::vector<double> proj;
+    int top = 0;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      proj.push_back(d.dot(v[k]));
+      if (proj.back() > proj[static_cast<std::size_t>(top)]) top = static_cast<int>(k);
+    }
+    const detail::NextFarthest nf = detail::next_farthest(p, top, d);
+    std::vector<double> sorted = proj;
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    const std::string where = "seed " + std::to_string(seed) + " hull " + std::to_string(i);
+    ASSERT_GE(nf.second, 0) << where;
+    EXPECT_NE(nf.second, top) << where;
+    EXPECT_EQ(proj[static_cast<std::size_t>(nf.second)], sorted[1]) << where;
+    if (v.size() >= 3) {
+      ASSERT_GE(nf.third, 0) << where;
+      EXPECT_NE(nf.third, top) << where;
+      EXPECT_NE(nf.third, nf.second) << where;
+      EXPECT_EQ(proj[static_cast<std::size_t>(nf.third)], sorted[2]) << where;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 400);
 }
 
 /// A proxima shape from its generator spec (the kinds with an interior test).

@@ -93,6 +93,21 @@ double query_scale(const A& a, const B& b, const Pose& b_in_a) {
   return sa.radius + sb.radius + (sa.center - b_in_a.apply(sb.center)).norm();
 }
 
+/// B's bounding-sphere centre placed in A's frame minus A's, and query_scale: what a cold
+/// first_direction points along and what the scale measures, made once for both (the same bits as
+/// query_scale and first_direction, since c_a - x is exactly -(x - c_a)).
+struct QueryCentres {
+  Vec3 offset;
+  double scale = 0;
+};
+template <SupportMap A, SupportMap B>
+QueryCentres query_centres(const A& a, const B& b, const Pose& b_in_a) {
+  const BoundingSphere sa = a.bounding_sphere();
+  const BoundingSphere sb = b.bounding_sphere();
+  const Vec3 offset = b_in_a.apply(sb.center) - sa.center;
+  return {offset, sa.radius + sb.radius + offset.norm()};
+}
+
 /// Places a warm-start simplex (shape-local points) with the current relative pose.
 inline Simplex load_warm_simplex(const WarmStart& warm, const Pose& b_in_a) {
   Simplex s;
@@ -134,6 +149,15 @@ Vec3 first_direction(const A& a, const B& b, const Pose& pose_a, const Pose& b_i
   }
   const Vec3 d = b_in_a.apply(b.bounding_sphere().center) - a.bounding_sphere().center;
   if (d.squaredNorm() > 0) return d;
+  return Vec3::UnitX();
+}
+
+/// first_direction from query_centres' offset.
+inline Vec3 first_direction_from(const Pose& pose_a, const Vec3& offset, const WarmStart& warm) {
+  if (has_direction(warm)) {
+    return pose_a.rotate_inverse(warm.direction);
+  }
+  if (offset.squaredNorm() > 0) return offset;
   return Vec3::UnitX();
 }
 
@@ -555,7 +579,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
   }
   const Pose b_in_a = pose_a.inverse() * pose_b;
   MinkowskiDifference<A, B> md(a, b, b_in_a);
-  const double scale = query_scale(a, b, b_in_a);
+  const QueryCentres centres = query_centres(a, b, b_in_a);
+  const double scale = centres.scale;
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();
   GjkRun run;
   if constexpr (has_revolution_polish<A, B>) {
@@ -648,12 +673,21 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       // support pair, tested for a common point; when it has none the run starts from it
       // (run_warm_gjk keeps the simplex on a cold start), the same run bit for bit.
       if (gjk_options->first_support_overlap && is_cold(warm)) {
-        const Vec3 direction = first_direction(a, b, pose_a, b_in_a, warm);
+        const Vec3 direction = first_direction_from(pose_a, centres.offset, warm);
         run.simplex.points[0] = md.support(direction);
         run.simplex.size = 1;
         Vec3 common;
         if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
           return common_point_answer(pose_a.apply(common));
+        }
+        if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
+          // Two polytopes: the second farthest vertices along the same direction (distance only;
+          // intersect() and the batch kernels, which repeat it bit for bit, keep the one test).
+          if (gjk_options->neighbour_support_overlap &&
+              neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                             common)) {
+            return common_point_answer(pose_a.apply(common));
+          }
         }
       }
     }

@@ -40,6 +40,8 @@
 
 #include <cmath>
 #include <concepts>
+#include <limits>
+#include <vector>
 
 namespace proxima::gjk {
 
@@ -115,6 +117,91 @@ bool first_support_common_point(const A& a, const B& b, const Frame& b_in_a, con
   if (strictly_inside(b, b_in_a.apply_inverse(s.a))) {
     common = s.a;
     return true;
+  }
+  return false;
+}
+
+/// Hulls with fewer vertices than this (either body) skip neighbour_support_common_point: at 8
+/// vertices the test cost the separated pairs 6-8% and moved no row median (the bench's N = 8
+/// distance row read 1.05x slower), from 12 up the rows' medians fell (N = 12 0.85x, 16 0.52x,
+/// 32 0.57x) for 1-5% on the separated pairs (docs/benchmarks.md, session 24).
+inline constexpr int kNeighbourSupportMinVertices = 12;
+
+/// The second and third farthest vertices of p along d (p's frame) after vertex `top`, the
+/// farthest: on a convex hull the vertices above any level along d form a connected part of the
+/// hull's edge graph, so the second is the best neighbour of `top` and the third the best
+/// neighbour of either (ties aside). -1 where there is none or no product is a number above -inf.
+struct NextFarthest {
+  int second = -1;
+  int third = -1;
+};
+inline NextFarthest next_farthest(const Polytope& p, int top, const Vec3& d) {
+  constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+  const std::vector<Vec3>& v = p.vertices();
+  NextFarthest r;
+  double first = kMinusInf;
+  double runner_up = kMinusInf;
+  for (const int j : p.neighbors(top)) {
+    const double x = d.dot(v[static_cast<std::size_t>(j)]);
+    if (x > first) {
+      runner_up = first;
+      r.third = r.second;
+      first = x;
+      r.second = j;
+    } else if (x > runner_up) {
+      runner_up = x;
+      r.third = j;
+    }
+  }
+  if (r.second < 0) return r;
+  for (const int j : p.neighbors(r.second)) {
+    if (j == top) continue;
+    const double x = d.dot(v[static_cast<std::size_t>(j)]);
+    if (x > runner_up) {
+      runner_up = x;
+      r.third = j;
+    }
+  }
+  return r;
+}
+
+/// Two polytopes whose first support pair (first_support_common_point, made in direction d, A's
+/// frame; `index_a`, `index_b` its two vertices, `s` the support point) had no common point: the
+/// second, then the third farthest vertex of each along the same direction (next_farthest: B's
+/// towards A, then A's towards B) tested strictly inside the other body, as the support pair was.
+/// True with that point (A's frame) in `common`. Nothing when the support plane shows the pair
+/// apart (d . w <= 0), a body has no interior test or fewer than kNeighbourSupportMinVertices
+/// vertices. Why: on the overlapping pairs the first pair
+/// leaves, one of these vertices is often inside the other body (docs/benchmarks.md, session 24:
+/// 12 of the 19 such pairs at N = 32; 22 of 62 at N = 8, below the size limit), for a few products
+/// and at most four point-in-hull passes, against GJK's 3-5 iterations.
+inline bool neighbour_support_common_point(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
+                                           const SupportPoint& s, int index_a, int index_b, Vec3& common) {
+  if (a.size() < kNeighbourSupportMinVertices || b.size() < kNeighbourSupportMinVertices || !(d.dot(s.w) > 0) ||
+      index_a < 0 || index_b < 0 || !a.has_interior_test() || !b.has_interior_test()) {
+    return false;
+  }
+  const NextFarthest nb = next_farthest(b, index_b, b_in_a.rotate_inverse(-d));
+  const NextFarthest na = next_farthest(a, index_a, d);
+  const std::vector<Vec3>& vb = b.vertices();
+  const std::vector<Vec3>& va = a.vertices();
+  for (int k = 0; k < 2; ++k) {
+    const int jb = k == 0 ? nb.second : nb.third;
+    if (jb >= 0) {
+      const Vec3 x = b_in_a.apply(vb[static_cast<std::size_t>(jb)]);
+      if (a.strictly_contains(x)) {
+        common = x;
+        return true;
+      }
+    }
+    const int ja = k == 0 ? na.second : na.third;
+    if (ja >= 0) {
+      const Vec3& x = va[static_cast<std::size_t>(ja)];
+      if (b.strictly_contains(b_in_a.apply_inverse(x))) {
+        common = x;
+        return true;
+      }
+    }
   }
   return false;
 }

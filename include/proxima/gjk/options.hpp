@@ -63,6 +63,12 @@ struct GjkOptions {
   /// common point; gjk/first_support_overlap.hpp). Otherwise GJK runs from that support point, the
   /// run it would make without the test. Off: GJK decides every pair.
   bool first_support_overlap = true;
+  /// With first_support_overlap, on two Polytopes of at least kNeighbourSupportMinVertices (12)
+  /// vertices each, in distance() only: when the first support pair has no common point, the
+  /// second and third farthest vertices of each body along the same direction (found among the
+  /// support vertex's hull neighbours) are tested inside the other body the same way
+  /// (gjk/first_support_overlap.hpp, neighbour_support_common_point). Off: the first pair alone.
+  bool neighbour_support_overlap = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.
