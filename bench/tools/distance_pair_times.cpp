@@ -14,6 +14,7 @@
 // or, for callgrind (instrumentation on around the calls only; add -g to the build for lines):
 //   valgrind --tool=callgrind --instr-atstart=no /tmp/distance_pair_times 8 one PAIR [calls=100] [cap]
 #include "inputs.hpp"
+#include "tools/polytope_pairs.hpp"
 #include "tools/tool_support.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa.hpp>
@@ -31,6 +32,7 @@ using namespace proxima;
 using namespace proxima::bench;
 using tools::median;
 using tools::now_ns;
+using tools::warm_ns;
 using tools::to_pose;
 
 namespace {
@@ -47,36 +49,16 @@ struct Row {
 
 volatile double g_sink;
 
-template <class F>
-double warm_ns(F&& call) {
-  call();
-  std::vector<double> b;
-  for (int k = 0; k < 5; ++k) {
-    const double t0 = now_ns();
-    for (int c = 0; c < 16; ++c) call();
-    b.push_back((now_ns() - t0) / 16);
-  }
-  return median(b);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 8;
   const int passes = argc > 2 ? std::atoi(argv[2]) : 3;
   const bool all = argc > 3 && std::strcmp(argv[3], "all") == 0;
-  const CaseSet set = make_polytope_set(n, 256, 1);
-  std::vector<std::unique_ptr<Polytope>> shapes;
-  std::vector<Pose> poses;
-  for (const auto& pc : set.pairs) {
-    for (int body : {pc.body_a, pc.body_b}) {
-      const auto& v = set.bodies[static_cast<std::size_t>(body)].hull.vertices;
-      shapes.push_back(std::make_unique<Polytope>(std::span<const Vec3>(v.data(), v.size())));
-    }
-    poses.push_back(to_pose(pc.pose_a));
-    poses.push_back(to_pose(pc.pose_b));
-  }
-  const std::size_t pairs = poses.size() / 2;
+  const tools::PolytopePairs loaded = tools::load_polytope_pairs(n, 256);
+  const auto& shapes = loaded.shapes;
+  const auto& poses = loaded.poses;
+  const std::size_t pairs = loaded.size();
   if (argc > 3 && std::strcmp(argv[2], "one") == 0) {
     const auto i = static_cast<std::size_t>(std::atoi(argv[3]));
     const int calls = argc > 4 ? std::atoi(argv[4]) : 100;

@@ -12,6 +12,7 @@
 //       bench/inputs.cpp bench/reference/minkowski.cpp build/libproxima_shapes.a build/libproxima_core.a
 //       -lqhull_r -o /tmp/neighbour_overlap_ab && taskset -c 1 /tmp/neighbour_overlap_ab times 32
 #include "inputs.hpp"
+#include "tools/polytope_pairs.hpp"
 #include "tools/tool_support.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/shapes/polytope.hpp>
@@ -26,23 +27,12 @@ using namespace proxima;
 using namespace proxima::bench;
 using tools::median;
 using tools::now_ns;
+using tools::warm_ns;
 using tools::to_pose;
 
 namespace {
 
 volatile double g_sink;
-
-template <class F>
-double warm_ns(F&& call) {
-  call();
-  std::vector<double> b;
-  for (int k = 0; k < 5; ++k) {
-    const double t0 = now_ns();
-    for (int c = 0; c < 16; ++c) call();
-    b.push_back((now_ns() - t0) / 16);
-  }
-  return median(b);
-}
 
 }  // namespace
 
@@ -53,18 +43,10 @@ int main(int argc, char** argv) {
   }
   const bool times = std::strcmp(argv[1], "times") == 0;
   const int n = std::atoi(argv[2]);
-  const CaseSet set = make_polytope_set(n, 256, 1);
-  std::vector<std::unique_ptr<Polytope>> s;
-  std::vector<Pose> p;
-  for (const auto& pc : set.pairs) {
-    for (int body : {pc.body_a, pc.body_b}) {
-      const auto& v = set.bodies[static_cast<std::size_t>(body)].hull.vertices;
-      s.push_back(std::make_unique<Polytope>(std::span<const Vec3>(v.data(), v.size())));
-    }
-    p.push_back(to_pose(pc.pose_a));
-    p.push_back(to_pose(pc.pose_b));
-  }
-  const std::size_t pairs = p.size() / 2;
+  const tools::PolytopePairs loaded = tools::load_polytope_pairs(n, 256);
+  const auto& s = loaded.shapes;
+  const auto& p = loaded.poses;
+  const std::size_t pairs = loaded.size();
   const auto query = [&](std::size_t i, bool on) {
     gjk::GjkOptions o;
     o.neighbour_support_overlap = on;

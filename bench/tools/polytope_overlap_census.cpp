@@ -13,6 +13,7 @@
 //       bench/inputs.cpp bench/reference/minkowski.cpp build/libproxima_shapes.a build/libproxima_core.a
 //       -lqhull_r -o /tmp/polytope_overlap_census && taskset -c 1 /tmp/polytope_overlap_census times 256
 #include "inputs.hpp"
+#include "tools/polytope_pairs.hpp"
 #include "tools/tool_support.hpp"
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/intersect.hpp>
@@ -32,24 +33,7 @@ using tools::to_pose;
 
 namespace {
 
-struct Pairs {
-  std::vector<std::unique_ptr<Polytope>> shapes;  // a, b of pair i at 2 i, 2 i + 1
-  std::vector<Pose> poses;
-};
-
-Pairs load(int n) {
-  const CaseSet set = make_polytope_set(n, n >= 1024 ? 64 : 256, 1);
-  Pairs p;
-  for (const auto& pc : set.pairs) {
-    for (int body : {pc.body_a, pc.body_b}) {
-      const auto& v = set.bodies[static_cast<std::size_t>(body)].hull.vertices;
-      p.shapes.push_back(std::make_unique<Polytope>(std::span<const Vec3>(v.data(), v.size())));
-    }
-    p.poses.push_back(to_pose(pc.pose_a));
-    p.poses.push_back(to_pose(pc.pose_b));
-  }
-  return p;
-}
+tools::PolytopePairs load(int n) { return tools::load_polytope_pairs(n, n >= 1024 ? 64 : 256); }
 
 }  // namespace
 
@@ -59,7 +43,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int n = std::atoi(argv[2]);
-  const Pairs p = load(n);
+  const tools::PolytopePairs p = load(n);
   const std::size_t pairs = p.poses.size() / 2;
   const auto& a = [&](std::size_t i) -> const Polytope& { return *p.shapes[2 * i]; };
   const auto& b = [&](std::size_t i) -> const Polytope& { return *p.shapes[2 * i + 1]; };

@@ -29,6 +29,20 @@ inline double now_ns() {
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+/// The warm time of `call` as the bench's harness takes it (bench/harness.cpp): one untimed call,
+/// then the median of 5 batches of 16 calls, in ns per call.
+template <class F>
+double warm_ns(F&& call) {
+  call();
+  std::vector<double> batches;
+  for (int k = 0; k < 5; ++k) {
+    const double t0 = now_ns();
+    for (int c = 0; c < 16; ++c) call();
+    batches.push_back((now_ns() - t0) / 16);
+  }
+  return median(batches);
+}
+
 /// Medians of an A/B timing: of the base side, of the new side, and of their per-sample ratio.
 struct AbMedians {
   double base = 0;
