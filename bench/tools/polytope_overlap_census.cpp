@@ -75,14 +75,7 @@ int main(int argc, char** argv) {
             sink = sink + (query == 0 ? gjk::distance(a(i), pa, b(i), pb, options).distance
                                       : static_cast<double>(gjk::intersect(a(i), pa, b(i), pb, options).intersect));
           };
-          call();
-          std::vector<double> batches;
-          for (int k = 0; k < 5; ++k) {
-            const double t0 = now_ns();
-            for (int c = 0; c < 16; ++c) call();
-            batches.push_back((now_ns() - t0) / 16);
-          }
-          times.push_back(median(batches));
+          times.push_back(tools::warm_ns(call));
         }
         std::printf("  pass %d %-9s test %-3s median %.0f ns\n", pass + 1, query == 0 ? "distance" : "intersect",
                     on ? "on" : "off", median(times));
