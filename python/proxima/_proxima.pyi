@@ -101,10 +101,12 @@ class GjkOptions:
     revolution_polish: bool
     revolution_overlap: bool
     first_support_overlap: bool
+    neighbour_support_overlap: bool
     def __init__(self, relative_tolerance: float = ..., absolute_tolerance: float = ..., max_iterations: int = ...,
                  nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True,
                  box_box: bool = True, revolution_polish: bool = True,
-                 revolution_overlap: bool = True, first_support_overlap: bool = True) -> None: ...
+                 revolution_overlap: bool = True, first_support_overlap: bool = True,
+                 neighbour_support_overlap: bool = True) -> None: ...
 
 class EpaOptions:
     relative_tolerance: float

@@ -162,7 +162,7 @@ void bind_core(py::module_& m) {
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
                        bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish,
-                       bool revolution_overlap, bool first_support_overlap) {
+                       bool revolution_overlap, bool first_support_overlap, bool neighbour_support_overlap) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -174,6 +174,7 @@ void bind_core(py::module_& m) {
              o.revolution_polish = revolution_polish;
              o.revolution_overlap = revolution_overlap;
              o.first_support_overlap = first_support_overlap;
+             o.neighbour_support_overlap = neighbour_support_overlap;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
@@ -182,6 +183,7 @@ void bind_core(py::module_& m) {
            "revolution_polish"_a = gjk::GjkOptions{}.revolution_polish,
            "revolution_overlap"_a = gjk::GjkOptions{}.revolution_overlap,
            "first_support_overlap"_a = gjk::GjkOptions{}.first_support_overlap,
+           "neighbour_support_overlap"_a = gjk::GjkOptions{}.neighbour_support_overlap,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -203,7 +205,12 @@ void bind_core(py::module_& m) {
       .def_readwrite("first_support_overlap", &gjk::GjkOptions::first_support_overlap,
                      "Other pairs of solids with an interior test (polytope, box, ellipsoid, cylinder, cone), on a\n"
                      "cold query: a point of GJK's first support pair strictly inside the other solid answers the\n"
-                     "overlap without GJK (off: GJK decides every pair).");
+                     "overlap without GJK (off: GJK decides every pair).")
+      .def_readwrite("neighbour_support_overlap", &gjk::GjkOptions::neighbour_support_overlap,
+                     "With first_support_overlap, on two polytopes of at least 12 vertices each, in distance()\n"
+                     "only: when the first support pair has no common point, the second and third farthest\n"
+                     "vertices of each body along the same direction are tested inside the other body the same\n"
+                     "way (off: the first pair alone).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -238,6 +238,39 @@ def test_gjk_options_pick_the_method():
     assert proxima.intersect(tetra, proxima.Pose(), cube, near).iterations == 0
 
 
+def test_neighbour_support_overlap_option(rng):
+    """Polytopes of >= 12 vertices: some overlaps GJK's first support pair misses are answered by the
+    second or third farthest vertices (0 iterations); with the option off GJK finds them itself."""
+    defaults = proxima.GjkOptions()
+    first_pair_only = proxima.GjkOptions(neighbour_support_overlap=False)
+    assert defaults.neighbour_support_overlap and not first_pair_only.neighbour_support_overlap
+    axes = np.array([1.0, 0.7, 0.5])
+
+    def ellipsoid_polytope():
+        points = rng.normal(size=(32, 3))
+        return proxima.polytope(vertices=(points / np.linalg.norm(points, axis=1)[:, None] * axes).tolist())
+
+    answered_by_neighbours = 0
+    overlaps = 0
+    for rows in random_rows(rng, 200, 1.0):
+        a, b = ellipsoid_polytope(), ellipsoid_polytope()
+        direction = rng.normal(size=3)
+        offset = direction / np.linalg.norm(direction) * rng.uniform(0.6, 2.0)
+        pose_b = proxima.Pose(offset.tolist(), rows[3:])
+        with_neighbours = proxima.distance(a, proxima.Pose(), b, pose_b)
+        first_only = proxima.distance(a, proxima.Pose(), b, pose_b, options=first_pair_only)
+        assert with_neighbours.intersect == first_only.intersect
+        if with_neighbours.intersect:
+            overlaps += 1
+            assert with_neighbours.distance == 0.0 and first_only.distance == 0.0
+            if with_neighbours.iterations == 0 and first_only.iterations >= 1:
+                answered_by_neighbours += 1
+        else:
+            assert with_neighbours.distance == pytest.approx(first_only.distance, rel=1e-9, abs=1e-12)
+    assert 40 <= overlaps <= 160, f"{overlaps} of 200 pairs overlap: the sample says little (seed {SEED})"
+    assert answered_by_neighbours >= 1, f"no overlap answered by the next farthest vertices (seed {SEED})"
+
+
 def test_pair_matches_free_functions(rng):
     a = proxima.box(half_extents=(1, 1, 1))
     b = proxima.capsule(radius=0.3, half_length=0.8)
