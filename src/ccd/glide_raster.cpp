@@ -120,6 +120,7 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // and plus the rounding allowance of a record's interpolated h.
 struct PieceRows {
   int k0, k1, piece;
+  int near_rows;  ///< k1 - k0 + 2: rows k0 - 1 .. k1 + 1 are those next to a record (one unsigned test)
   double hlo, hhi;
 };
 
@@ -372,14 +373,15 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
-    pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
+    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, hlo - allowance, hhi + allowance});
   });
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    for (const auto& [k0, k1, i, hlo, hhi] : pieces) {
-      if (k1 < v.row - 1 || k0 > v.row + 1) continue;
+    for (const auto& [k0, k1, i, near_rows, hlo, hhi] : pieces) {
+      // v.row outside k0 - 1 .. k1 + 1 (as unsigned, below k0 - 1 wraps above near_rows).
+      if (static_cast<unsigned>(v.row + 1 - k0) > static_cast<unsigned>(near_rows)) continue;
       const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
       unsigned char& st = state[s.part];
       const unsigned char before = st;
@@ -446,8 +448,9 @@ struct RecordTimes {
 struct EdgeSegment {
   int segment;
   int k0, k1;
-  double hlo, hhi;
   int first;  ///< its row k's RowRecord is EdgeScratch::rows_a / rows_b[first + k - k0]
+  double hlo, hhi;
+  int width;  ///< k1 - k0, for the pair loop's row test in one unsigned comparison
 };
 
 // A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
@@ -525,7 +528,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
     for_each_piece_rows(body, pixel, [&](std::size_t i, int k0, int k1) {
       const ScreenSegment& s = body.segments[i];
       if (s.edge < 0) return;
-      segments.push_back({static_cast<int>(i), k0, k1, std::min(s.h0, s.h1), std::max(s.h0, s.h1), first});
+      segments.push_back({static_cast<int>(i), k0, k1, first, std::min(s.h0, s.h1), std::max(s.h0, s.h1), k1 - k0});
       // (At most the body's record count in all: these are the rows its records were counted in.)
       first += k1 - k0 + 1;
     });
@@ -555,8 +558,12 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
     const double tpl_a = time_per_length(sa);
+    // B's rows k0 .. k1 come within one of A's, k0 <= ea.k1 + 1 and k1 >= ea.k0 - 1, exactly when
+    // k1 - (ea.k0 - 1) lies in 0 .. (ea.k1 - ea.k0 + 2) + (k1 - k0): one unsigned comparison (below
+    // 0 wraps above the bound).
+    const int a_below = ea.k0 - 1, a_near = ea.k1 - ea.k0 + 2;
     for (const EdgeSegment& eb : scratch.segments_b) {
-      if (eb.k0 > ea.k1 + 1 || eb.k1 < ea.k0 - 1) continue;
+      if (static_cast<unsigned>(eb.k1 - a_below) > static_cast<unsigned>(a_near + eb.width)) continue;
       const double allowance = 1e-12 * (std::abs(ea.hlo) + std::abs(ea.hhi) + std::abs(eb.hlo) + std::abs(eb.hhi));
       if (eb.hlo > ea.hhi + pad + allowance || eb.hhi < ea.hlo - pad - allowance) continue;
       const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
