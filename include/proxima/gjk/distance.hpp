@@ -85,27 +85,29 @@ inline CoreSeparation separated_core(const GjkRun& run) {
   return c;
 }
 
-/// The query's scale (tolerance.hpp): both bounding-sphere radii plus their centres' distance.
+/// B's bounding-sphere centre placed in A's frame minus A's: what a cold first_direction points
+/// along and what query_scale measures (written once here for both).
 template <SupportMap A, SupportMap B>
-double query_scale(const A& a, const B& b, const Pose& b_in_a) {
-  const BoundingSphere sa = a.bounding_sphere();
-  const BoundingSphere sb = b.bounding_sphere();
-  return sa.radius + sb.radius + (sa.center - b_in_a.apply(sb.center)).norm();
+Vec3 centres_offset(const A& a, const B& b, const Pose& b_in_a) {
+  return b_in_a.apply(b.bounding_sphere().center) - a.bounding_sphere().center;
 }
 
-/// B's bounding-sphere centre placed in A's frame minus A's, and query_scale: what a cold
-/// first_direction points along and what the scale measures, made once for both (the same bits as
-/// query_scale and first_direction, since c_a - x is exactly -(x - c_a)).
+/// centres_offset and the query's scale (tolerance.hpp): both bounding-sphere radii plus the
+/// centres' distance, made once for both.
 struct QueryCentres {
   Vec3 offset;
   double scale = 0;
 };
 template <SupportMap A, SupportMap B>
 QueryCentres query_centres(const A& a, const B& b, const Pose& b_in_a) {
-  const BoundingSphere sa = a.bounding_sphere();
-  const BoundingSphere sb = b.bounding_sphere();
-  const Vec3 offset = b_in_a.apply(sb.center) - sa.center;
-  return {offset, sa.radius + sb.radius + offset.norm()};
+  const Vec3 offset = centres_offset(a, b, b_in_a);
+  return {offset, a.bounding_sphere().radius + b.bounding_sphere().radius + offset.norm()};
+}
+
+/// The query's scale (tolerance.hpp): query_centres' scale.
+template <SupportMap A, SupportMap B>
+double query_scale(const A& a, const B& b, const Pose& b_in_a) {
+  return query_centres(a, b, b_in_a).scale;
 }
 
 /// Places a warm-start simplex (shape-local points) with the current relative pose.
@@ -139,26 +141,21 @@ inline bool has_direction(const WarmStart& warm) {
 /// A cold start: neither a simplex nor a direction in `warm`.
 inline bool is_cold(const WarmStart& warm) { return warm.size == 0 && !has_direction(warm); }
 
-/// The first search direction when there is no warm simplex (A's frame): the warm direction if
-/// given, else from A's bounding-sphere centre towards B's, else +x.
-template <SupportMap A, SupportMap B>
-Vec3 first_direction(const A& a, const B& b, const Pose& pose_a, const Pose& b_in_a,
-                     const WarmStart& warm) {
-  if (has_direction(warm)) {
-    return pose_a.rotate_inverse(warm.direction);
-  }
-  const Vec3 d = b_in_a.apply(b.bounding_sphere().center) - a.bounding_sphere().center;
-  if (d.squaredNorm() > 0) return d;
-  return Vec3::UnitX();
-}
-
-/// first_direction from query_centres' offset.
+/// The first search direction when there is no warm simplex (A's frame), given query_centres'
+/// offset: the warm direction if given, else the offset (from A's bounding-sphere centre towards
+/// B's), else +x.
 inline Vec3 first_direction_from(const Pose& pose_a, const Vec3& offset, const WarmStart& warm) {
   if (has_direction(warm)) {
     return pose_a.rotate_inverse(warm.direction);
   }
   if (offset.squaredNorm() > 0) return offset;
   return Vec3::UnitX();
+}
+
+/// first_direction_from with the offset made here (centres_offset).
+template <SupportMap A, SupportMap B>
+Vec3 first_direction(const A& a, const B& b, const Pose& pose_a, const Pose& b_in_a, const WarmStart& warm) {
+  return first_direction_from(pose_a, centres_offset(a, b, b_in_a), warm);
 }
 
 /// True when w equals (bitwise) a point already in the simplex: cycling guard.
@@ -440,20 +437,29 @@ GjkRun run_gjk(Md& md, const Simplex& start, const Vec3& direction, double scale
 /// The warm-started GJK run shared by distance(), intersect() and penetration(): seeds `md`'s
 /// hill-climbing hints, the start simplex and the first direction from `warm`, runs GJK, and
 /// stores the final simplex and hints back into `warm` (unless `Store` is false: the cold
-/// overloads, whose WarmStart dies with the call).
+/// overloads, whose WarmStart dies with the call). run_warm_gjk_from: the same with the first
+/// direction `dir` given, first_direction(md's shapes, pose_a, md.b_in_a(), warm), which a caller
+/// holding query_centres' offset makes with first_direction_from (the same bits) instead of
+/// placing B's centre again.
 template <GjkMode Mode, bool Store = true, class A, class B, class Probe = NoProbe>
-void run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
-                  WarmStart& warm, GjkRun& run, Probe* probe = nullptr) {
+void run_warm_gjk_from(MinkowskiDifference<A, B>& md, const Vec3& dir, double scale, const GjkOptions& options,
+                       WarmStart& warm, GjkRun& run, Probe* probe = nullptr) {
   md.hint_a_ = warm.hint_a;
   md.hint_b_ = warm.hint_b;
   if (warm.size > 0) run.simplex = load_warm_simplex(warm, md.b_in_a());
-  const Vec3 dir = first_direction(md.shape_a(), md.shape_b(), pose_a, md.b_in_a(), warm);
   run_gjk_in_place<Mode>(md, run, dir, scale, options, probe);
   if constexpr (Store) {
     store_warm_simplex(run.simplex, md.b_in_a(), warm);
     warm.hint_a = md.hint_a_;
     warm.hint_b = md.hint_b_;
   }
+}
+
+template <GjkMode Mode, bool Store = true, class A, class B, class Probe = NoProbe>
+void run_warm_gjk(MinkowskiDifference<A, B>& md, const Pose& pose_a, double scale, const GjkOptions& options,
+                  WarmStart& warm, GjkRun& run, Probe* probe = nullptr) {
+  const Vec3 dir = first_direction(md.shape_a(), md.shape_b(), pose_a, md.b_in_a(), warm);
+  run_warm_gjk_from<Mode, Store>(md, dir, scale, options, warm, run, probe);
 }
 
 /// run_warm_gjk with the mode given at run time, returning the run.
@@ -668,12 +674,14 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       run_seeded_gjk<Store>(md, pose_a, scale, *gjk_options, warm, axes_between, run);
     }
   } else {
+    // GJK's first direction, from the centres' offset already made (run_warm_gjk would place B's
+    // centre again).
+    const Vec3 direction = first_direction_from(pose_a, centres.offset, warm);
     if constexpr (has_first_support_overlap<A, B>) {
       // Solids with an interior test (polytopes, boxes, ellipsoids, ...), cold: GJK's first
       // support pair, tested for a common point; when it has none the run starts from it
       // (run_warm_gjk keeps the simplex on a cold start), the same run bit for bit.
       if (gjk_options->first_support_overlap && is_cold(warm)) {
-        const Vec3 direction = first_direction_from(pose_a, centres.offset, warm);
         run.simplex.points[0] = md.support(direction);
         run.simplex.size = 1;
         Vec3 common;
@@ -691,7 +699,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         }
       }
     }
-    run_warm_gjk<GjkMode::distance, Store>(md, pose_a, scale, *gjk_options, warm, run);
+    run_warm_gjk_from<GjkMode::distance, Store>(md, direction, scale, *gjk_options, warm, run);
   }
 
   DistanceResult r;
