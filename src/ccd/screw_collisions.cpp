@@ -162,21 +162,23 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = f
   b.fs.resize(nf);
   const std::vector<Vec3>& src = m.vertices();
   static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(mesh::Plane) % sizeof(double) == 0);
+  // The AVX2 placement (the same bits, place_avx2) where it may run, else the scalar loops, written
+  // once for both builds.
+  bool placed = false;
 #ifdef PROXIMA_CCD_SSE2
-  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_avx2)
+  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {
     place_avx2<true, true>(to_a.rotation(), to_a.translation(), src.data()->data(), 3, b.v.data(), nv);
     if (nf > 0) {
       place_avx2<false, true>(to_a.rotation(), to_a.translation(), m.face_normal(0).data(),
                               sizeof(mesh::Plane) / sizeof(double), b.n.data(), nf);
     }
-  } else {
+    placed = true;
+  }
+#endif
+  if (!placed) {
     for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
     for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
   }
-#else
-  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
-  for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-#endif
   for (std::size_t f = 0; f < (features_later ? 0 : nf); ++f) make_face_sphere(m, b, f);
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
   for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
@@ -926,7 +928,7 @@ struct Placement {
     return rotation.col(0) * x[0] + rotation.col(1) * x[1] + rotation.col(2) * x[2] + translation;
   }
   Vec3 rotate(const Vec3& d) const { return rotation * d; }
-  Vec3 apply_inverse(const Vec3& y) const { return rotation.transpose() * (y - translation); }
+  Vec3 apply_inverse(const Vec3& y) const { return transpose_times(rotation, y - translation); }
 };
 
 #ifdef PROXIMA_CCD_SSE2
