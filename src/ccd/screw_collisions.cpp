@@ -651,10 +651,34 @@ struct EdgeLanes {
     for (std::size_t k = 0; k < kLists; ++k) {
       std::fill_n(data.begin() + static_cast<std::ptrdiff_t>(k * stride + listed.size()), 3, 0.0);
     }
-    for (std::size_t q = 0; q < listed.size(); ++q) {
+    std::size_t q = 0;
+    if (kCcdHaveAvx2) q = copy_fours_avx2(listed);
+    for (; q < listed.size(); ++q) {
       const std::array<double, kLists>& v = rows[static_cast<std::size_t>(listed[q])];
       for (std::size_t k = 0; k < kLists; ++k) data[k * stride + q] = v[k];
     }
+  }
+  // The rows of listed edges q .. q + 3 into the lists four at a time (a 4 x 4 transposition per
+  // four lists: copies, the same bits), for q + 3 < listed.size(); returns the first q left. The
+  // scalar copy was about 2% of the tori's first contact (16 stores an edge).
+  __attribute__((target("avx2"))) std::size_t copy_fours_avx2(const std::vector<int>& listed) {
+    static_assert(kLists % 4 == 0);
+    std::size_t q = 0;
+    for (; q + 4 <= listed.size(); q += 4) {
+      const double* r[4];
+      for (std::size_t i = 0; i < 4; ++i) r[i] = rows[static_cast<std::size_t>(listed[q + i])].data();
+      for (std::size_t k = 0; k < kLists; k += 4) {
+        const __m256d a = _mm256_loadu_pd(r[0] + k), b = _mm256_loadu_pd(r[1] + k);
+        const __m256d c = _mm256_loadu_pd(r[2] + k), d = _mm256_loadu_pd(r[3] + k);
+        const __m256d ab_lo = _mm256_unpacklo_pd(a, b), ab_hi = _mm256_unpackhi_pd(a, b);  // (a0 b0 a2 b2), (a1 b1 a3 b3)
+        const __m256d cd_lo = _mm256_unpacklo_pd(c, d), cd_hi = _mm256_unpackhi_pd(c, d);
+        _mm256_storeu_pd(&data[k * stride + q], _mm256_permute2f128_pd(ab_lo, cd_lo, 0x20));
+        _mm256_storeu_pd(&data[(k + 1) * stride + q], _mm256_permute2f128_pd(ab_hi, cd_hi, 0x20));
+        _mm256_storeu_pd(&data[(k + 2) * stride + q], _mm256_permute2f128_pd(ab_lo, cd_lo, 0x31));
+        _mm256_storeu_pd(&data[(k + 3) * stride + q], _mm256_permute2f128_pd(ab_hi, cd_hi, 0x31));
+      }
+    }
+    return q;
   }
 };
 
