@@ -1799,7 +1799,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_faces(ch);
         if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       }
-      for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int fb_end = chunk_end(ch, b.num_faces());
+      for (int fb = static_cast<int>(ch * kChunk); fb < fb_end; ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
         const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
@@ -1839,7 +1841,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
       place_b(ch * kChunk, static_cast<std::size_t>(chunk_end(ch, b.num_vertices())) - 1);
-      for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int vb_end = chunk_end(ch, b.num_vertices());
+      for (int vb = static_cast<int>(ch * kChunk); vb < vb_end; ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
         if (!overlap(body_a.whole, center, radius, pad)) continue;
@@ -1866,7 +1870,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
       place_b(work.b_edge_run_vertices[ch].first, work.b_edge_run_vertices[ch].second);
-      for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int eb_end = chunk_end(ch, b.num_edges());
+      for (int eb = static_cast<int>(ch * kChunk); eb < eb_end; ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
         const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
