@@ -162,21 +162,23 @@ void make_body(const Mesh& m, const Pose& to_a, Body& b, bool features_later = f
   b.fs.resize(nf);
   const std::vector<Vec3>& src = m.vertices();
   static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(mesh::Plane) % sizeof(double) == 0);
+  // The AVX2 placement (the same bits, place_avx2) where it may run, else the scalar loops, written
+  // once for both builds.
+  bool placed = false;
 #ifdef PROXIMA_CCD_SSE2
-  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {  // the same bits (place_avx2)
+  if (kCcdHaveAvx2 && t_grid_avx2_allowed) {
     place_avx2<true, true>(to_a.rotation(), to_a.translation(), src.data()->data(), 3, b.v.data(), nv);
     if (nf > 0) {
       place_avx2<false, true>(to_a.rotation(), to_a.translation(), m.face_normal(0).data(),
                               sizeof(mesh::Plane) / sizeof(double), b.n.data(), nf);
     }
-  } else {
+    placed = true;
+  }
+#endif
+  if (!placed) {
     for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
     for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
   }
-#else
-  for (std::size_t i = 0; i < nv; ++i) b.v[i] = to_a.apply(src[i]);
-  for (std::size_t f = 0; f < nf; ++f) b.n[f] = to_a.rotate(m.face_normal(static_cast<int>(f)));
-#endif
   for (std::size_t f = 0; f < (features_later ? 0 : nf); ++f) make_face_sphere(m, b, f);
   for (std::size_t i = 0; i < nv; ++i) b.vs[i] = {b.v[i], 0};
   for (std::size_t e = 0; e < (features_later ? 0 : ne); ++e) make_edge_sphere(m, b, e);
@@ -622,8 +624,26 @@ struct EdgeLanes {
   enum List { px, py, pz, dx, dy, dz, inv_d2, ux, uy, uz, lx, ly, lz, rx, ry, rz, kLists };
   std::vector<double> data;
   std::size_t stride = 0;
-  void build(const std::vector<int>& listed, const std::vector<EdgeLine>& lines, const Mesh& m,
-             const std::vector<Vec3>& normals) {
+  // Each edge's kLists values by edge id: they depend on A's mesh only (A in its own frame), so
+  // they are made once per mesh of A (rows_valid: made from the mesh A's body is kept for) and a
+  // query only copies its listed edges' rows into the lists (the listing follows the facing flags).
+  // Gathering each edge's line and face normals per query was about 2.6% of the tori's first contact.
+  std::vector<std::array<double, kLists>> rows;
+  bool rows_valid = false;
+  void make_rows(const std::vector<EdgeLine>& lines, const Mesh& m, const std::vector<Vec3>& normals) {
+    rows.resize(static_cast<std::size_t>(m.num_edges()));
+    for (std::size_t e = 0; e < rows.size(); ++e) {
+      const mesh::Edge& ed = m.edge(static_cast<int>(e));
+      const EdgeLine& line = lines[e];
+      const Vec3& left = normals[static_cast<std::size_t>(ed.face_left)];
+      const Vec3 right = ed.face_right >= 0 ? normals[static_cast<std::size_t>(ed.face_right)] : Vec3(-left);
+      rows[e] = {line.start.x(), line.start.y(), line.start.z(), line.dir.x(),  line.dir.y(),  line.dir.z(),
+                 line.inv_length2, line.unit.x(), line.unit.y(),  line.unit.z(), left.x(),      left.y(),
+                 left.z(),       right.x(),      right.y(),      right.z()};
+    }
+    rows_valid = true;
+  }
+  void build(const std::vector<int>& listed) {
     stride = listed.size() + 3;
     // Every entry is written below, the padding here (no fill of the whole list first: on the
     // cubes' first contact it was 0.6% of the instructions).
@@ -631,17 +651,34 @@ struct EdgeLanes {
     for (std::size_t k = 0; k < kLists; ++k) {
       std::fill_n(data.begin() + static_cast<std::ptrdiff_t>(k * stride + listed.size()), 3, 0.0);
     }
-    for (std::size_t q = 0; q < listed.size(); ++q) {
-      const mesh::Edge& ed = m.edge(listed[q]);
-      const EdgeLine& line = lines[static_cast<std::size_t>(listed[q])];
-      const Vec3& left = normals[static_cast<std::size_t>(ed.face_left)];
-      const Vec3 right = ed.face_right >= 0 ? normals[static_cast<std::size_t>(ed.face_right)] : Vec3(-left);
-      const std::array<double, kLists> v = {line.start.x(), line.start.y(), line.start.z(), line.dir.x(),
-                                            line.dir.y(),   line.dir.z(),   line.inv_length2, line.unit.x(),
-                                            line.unit.y(),  line.unit.z(),  left.x(),         left.y(),
-                                            left.z(),       right.x(),      right.y(),        right.z()};
+    std::size_t q = 0;
+    if (kCcdHaveAvx2) q = copy_fours_avx2(listed);
+    for (; q < listed.size(); ++q) {
+      const std::array<double, kLists>& v = rows[static_cast<std::size_t>(listed[q])];
       for (std::size_t k = 0; k < kLists; ++k) data[k * stride + q] = v[k];
     }
+  }
+  // The rows of listed edges q .. q + 3 into the lists four at a time (a 4 x 4 transposition per
+  // four lists: copies, the same bits), for q + 3 < listed.size(); returns the first q left. The
+  // scalar copy was about 2% of the tori's first contact (16 stores an edge).
+  __attribute__((target("avx2"))) std::size_t copy_fours_avx2(const std::vector<int>& listed) {
+    static_assert(kLists % 4 == 0);
+    std::size_t q = 0;
+    for (; q + 4 <= listed.size(); q += 4) {
+      const double* r[4];
+      for (std::size_t i = 0; i < 4; ++i) r[i] = rows[static_cast<std::size_t>(listed[q + i])].data();
+      for (std::size_t k = 0; k < kLists; k += 4) {
+        const __m256d a = _mm256_loadu_pd(r[0] + k), b = _mm256_loadu_pd(r[1] + k);
+        const __m256d c = _mm256_loadu_pd(r[2] + k), d = _mm256_loadu_pd(r[3] + k);
+        const __m256d ab_lo = _mm256_unpacklo_pd(a, b), ab_hi = _mm256_unpackhi_pd(a, b);  // (a0 b0 a2 b2), (a1 b1 a3 b3)
+        const __m256d cd_lo = _mm256_unpacklo_pd(c, d), cd_hi = _mm256_unpackhi_pd(c, d);
+        _mm256_storeu_pd(&data[k * stride + q], _mm256_permute2f128_pd(ab_lo, cd_lo, 0x20));
+        _mm256_storeu_pd(&data[(k + 1) * stride + q], _mm256_permute2f128_pd(ab_hi, cd_hi, 0x20));
+        _mm256_storeu_pd(&data[(k + 2) * stride + q], _mm256_permute2f128_pd(ab_lo, cd_lo, 0x31));
+        _mm256_storeu_pd(&data[(k + 3) * stride + q], _mm256_permute2f128_pd(ab_hi, cd_hi, 0x31));
+      }
+    }
+    return q;
   }
 };
 
@@ -860,6 +897,9 @@ struct ExactWorkspace {
   std::vector<double> face_growth, vertex_growth, edge_growth, edge_speed, edge_start_speed, edge_perp;
   std::vector<double> a_vertex_speed;
   std::vector<EdgeLine> a_edge_lines;
+  // Per edge of A its left face and its right face (the left again for an edge with none): the
+  // faces whose facing flags make its edge flag (kept with a_edge_lines).
+  std::vector<std::array<int, 2>> a_edge_faces;
 #ifdef PROXIMA_CCD_SSE2
   EdgeLanes a_edge_lanes;
 #endif
@@ -875,7 +915,7 @@ struct ExactWorkspace {
   std::vector<char> a_vertex_ready, b_vertex_ready, b_face_ready, b_edge_ready;
   std::vector<Vec3> velocity;  // scratch of the facing flags
   double a_mean_edge = 0;  // A's mean edge length, for the slab count
-  // The mesh that a, a_vertices, a_runs, a_mean_edge and a_edge_lines were made from (valid only
+  // The mesh that a, a_vertices, a_runs, a_mean_edge, a_edge_lines and a_edge_faces were made from (valid only
   // between queries).
   MeshSnapshot a_snapshot;
   // The mesh of B that the runs' spheres in B's frame were made from, and those runs.
@@ -926,7 +966,7 @@ struct Placement {
     return rotation.col(0) * x[0] + rotation.col(1) * x[1] + rotation.col(2) * x[2] + translation;
   }
   Vec3 rotate(const Vec3& d) const { return rotation * d; }
-  Vec3 apply_inverse(const Vec3& y) const { return rotation.transpose() * (y - translation); }
+  Vec3 apply_inverse(const Vec3& y) const { return transpose_times(rotation, y - translation); }
 };
 
 #ifdef PROXIMA_CCD_SSE2
@@ -1390,9 +1430,24 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     return ok[e.face_left] || (e.face_right >= 0 && ok[e.face_right]);
   };
   std::vector<char> a_edge_ok = std::move(work.a_edge_ok), b_edge_ok = std::move(work.b_edge_ok);
-  a_edge_ok.assign(static_cast<std::size_t>(a.num_edges()), 0);
+  a_edge_ok.resize(static_cast<std::size_t>(a.num_edges()));  // every entry written below
   b_edge_ok.assign(static_cast<std::size_t>(b.num_edges()), 0);
-  for (int e = 0; e < a.num_edges(); ++e) a_edge_ok[e] = edge_usable(a.edge(e), a_face_back);
+  // edge_usable for each of A's edges, from its two faces' flags kept with A's body (a 0 / 1 char
+  // either way; an edge with no right face reads its left one twice): no branch per edge, and no
+  // read of the mesh's edge records (about 14 instructions an edge on the tori, 1.4% of their
+  // first contact).
+  std::vector<std::array<int, 2>>& a_edge_faces = work.a_edge_faces;
+  if (!a_kept) {
+    a_edge_faces.resize(static_cast<std::size_t>(a.num_edges()));
+    for (int e = 0; e < a.num_edges(); ++e) {
+      const mesh::Edge& ed = a.edge(e);
+      a_edge_faces[static_cast<std::size_t>(e)] = {ed.face_left, ed.face_right >= 0 ? ed.face_right : ed.face_left};
+    }
+  }
+  for (std::size_t e = 0; e < a_edge_faces.size(); ++e) {
+    a_edge_ok[e] = static_cast<char>(a_face_back[static_cast<std::size_t>(a_edge_faces[e][0])] |
+                                     a_face_back[static_cast<std::size_t>(a_edge_faces[e][1])]);
+  }
   // B's are made per run of edges with the run's growths (ready_edges below): only the edge loop's
   // runs that it finds near A read them.
 
@@ -1504,7 +1559,11 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // The AVX2 path's edge lanes (EdgeFilterAvx2), in the listing of A's edge grid.
   EdgeLanes a_edge_lanes = std::move(work.a_edge_lanes);
   const bool edge_filter = kCcdHaveAvx2 && t_grid_avx2_allowed;
-  if (edge_filter) a_edge_lanes.build(a_edges.listed(), a_edge_lines, a, body_a.n);
+  if (!a_kept) a_edge_lanes.rows_valid = false;
+  if (edge_filter) {
+    if (!a_edge_lanes.rows_valid) a_edge_lanes.make_rows(a_edge_lines, a, body_a.n);
+    a_edge_lanes.build(a_edges.listed());
+  }
 #endif
   std::vector<double> a_vertex_speed = std::move(work.a_vertex_speed);
   // The speed of each of A's vertices, made on first use (-1 until then: a speed is >= 0 or NaN):
@@ -1740,7 +1799,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         ready_faces(ch);
         if (!run_near(face_chunks[ch], runs_of_a.vertices)) continue;
       }
-      for (int fb = static_cast<int>(ch * kChunk); fb < chunk_end(ch, b.num_faces()); ++fb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int fb_end = chunk_end(ch, b.num_faces());
+      for (int fb = static_cast<int>(ch * kChunk); fb < fb_end; ++fb) {
         if (!b_face_fwd[fb]) continue;
         const Vec3 center = mid_pose.apply(body_b.fs[fb].center);
         const double radius = body_b.fs[fb].radius + face_growth[fb] * half;
@@ -1780,7 +1841,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         if (!run_near(vertex_chunks[ch], runs_of_a.faces)) continue;
       }
       place_b(ch * kChunk, static_cast<std::size_t>(chunk_end(ch, b.num_vertices())) - 1);
-      for (int vb = static_cast<int>(ch * kChunk); vb < chunk_end(ch, b.num_vertices()); ++vb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int vb_end = chunk_end(ch, b.num_vertices());
+      for (int vb = static_cast<int>(ch * kChunk); vb < vb_end; ++vb) {
         const Vec3& center = b_mid[static_cast<std::size_t>(vb)];  // the vertex sphere's centre is the vertex
         const double radius = body_b.vs[vb].radius + vertex_growth[vb] * half;
         if (!overlap(body_a.whole, center, radius, pad)) continue;
@@ -1807,7 +1870,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         if (!run_near(edge_chunks[ch], runs_of_a.edges)) continue;
       }
       place_b(work.b_edge_run_vertices[ch].first, work.b_edge_run_vertices[ch].second);
-      for (int eb = static_cast<int>(ch * kChunk); eb < chunk_end(ch, b.num_edges()); ++eb) {
+      // (the run's end once: the solver's calls and the flags' char stores would have the loop read it again)
+      const int eb_end = chunk_end(ch, b.num_edges());
+      for (int eb = static_cast<int>(ch * kChunk); eb < eb_end; ++eb) {
         if (!b_edge_ok[eb]) continue;
         const Vec3 center = mid_pose.apply(body_b.es[eb].center);
         const double radius = body_b.es[eb].radius + edge_growth[eb] * half;
