@@ -10,6 +10,7 @@
 //          strictly_contains accept it (a point strictly inside both: a common point)
 //   pair   the midpoint of the first support pair, (s.a + s.b) / 2, tested in both
 //   centres  the midpoint of the two centres, c_A + d / 2, tested in both
+//   support line  the line clip above on the line through the first support pair (census only)
 // Per row: the overlaps left to GJK (gjk::distance with the defaults answers them with
 // iterations > 0) and how many of them each test answers; the separated pairs that would pay for
 // the test (d . w > 0: not shown apart by the first support plane); the tests' warm cost (median
@@ -21,7 +22,9 @@
 //   g++ -O3 -DNDEBUG -std=c++20 -Ibench -Iinclude -isystem /usr/include/eigen3 bench/tools/polytope_line_census.cpp
 //       bench/inputs.cpp bench/reference/minkowski.cpp build/libproxima_shapes.a build/libproxima_core.a
 //       -lqhull_r -o /tmp/polytope_line_census && taskset -c 1 /tmp/polytope_line_census 32
-//   (valgrind --tool=callgrind on "census-only N" counts instructions without the timing loops)
+//   modes: "N" census and times, "N census-only", "N cost R" (each test R times on the pairs that
+//   pay, for valgrind --tool=callgrind --toggle-collect='*line_test*' etc.: the instructions per
+//   test are the counts' difference at R = 10 and R = 0 over 10 x the pairs that pay)
 #include "inputs.hpp"
 #include "tools/polytope_pairs.hpp"
 #include "tools/tool_support.hpp"
