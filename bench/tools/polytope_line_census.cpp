@@ -11,6 +11,9 @@
 //   pair   the midpoint of the first support pair, (s.a + s.b) / 2, tested in both
 //   centres  the midpoint of the two centres, c_A + d / 2, tested in both
 //   support line  the line clip above on the line through the first support pair (census only)
+//   edges  the hull edges at A's first support vertex (along d) clipped against B's planes, then
+//          B's (along -d) against A's: a piece strictly inside the other body is a common point
+//          (on one body's boundary, inside the other, as the first support pair's test takes it)
 // Per row: the overlaps left to GJK (gjk::distance with the defaults answers them with
 // iterations > 0) and how many of them each test answers; the separated pairs that would pay for
 // the test (d . w > 0: not shown apart by the first support plane); the tests' warm cost (median
@@ -111,6 +114,27 @@ struct Pair {
   const Vec3 common = q.s.b + (0.5 * (lo + hi)) * u;
   return q.a->strictly_contains(common) && q.b->strictly_contains(q.b_in_a.apply_inverse(common));
 }
+/// The edges of `from`'s vertex farthest along dir (in `from`'s frame), clipped against the other
+/// body's planes (`to` placed by to_from: x_to = to_from(x_from)); a piece strictly inside `to` is
+/// a common point (on `from`'s boundary, inside `to`), as the first support pair's test takes it.
+bool support_edges_cross(const Polytope& from, const Vec3& dir, const Planes& to_planes, const Polytope& to,
+                         const Pose& to_from_inverse) {
+  const int i = from.support_index(dir);
+  const Vec3 p = from.vertices()[static_cast<std::size_t>(i)];
+  const Vec3 p_to = to_from_inverse.apply_inverse(p);
+  for (const int j : from.neighbors(i)) {
+    const Vec3 e_to = to_from_inverse.rotate_inverse(from.vertices()[static_cast<std::size_t>(j)] - p);
+    const Interval t = clip(to_planes, p_to, e_to);
+    const double lo = std::max(t.lo, 0.0), hi = std::min(t.hi, 1.0);
+    if (lo < hi && to.strictly_contains(p_to + (0.5 * (lo + hi)) * e_to)) return true;
+  }
+  return false;
+}
+/// A's support vertex's edges inside B, then B's (along -d) inside A.
+[[gnu::noinline]] bool edges_test(const Pair& q) {
+  if (support_edges_cross(*q.a, q.d, *q.pb, *q.b, q.b_in_a)) return true;
+  return support_edges_cross(*q.b, q.b_in_a.rotate_inverse(-q.d), *q.pa, *q.a, q.b_in_a.inverse());
+}
 bool point_test(const Pair& q, const Vec3& x) {
   return q.a->strictly_contains(x) && q.b->strictly_contains(q.b_in_a.apply_inverse(x));
 }
@@ -137,7 +161,7 @@ int main(int argc, char** argv) {
   // 2 separated and paying (d . w > 0), 3 separated, shown apart by the first support plane.
   std::vector<int> cat(count);
   int n_over = 0, n_left = 0, n_pay = 0, n_apart = 0, left_line = 0, left_pair = 0, left_centres = 0;
-  int left_sline = 0;
+  int left_sline = 0, left_edges = 0;
   int left_any = 0, false_sep = 0, pay_over_answered_line = 0;
   for (std::size_t i = 0; i < count; ++i) {
     Pair& x = q[i];
@@ -155,7 +179,7 @@ int main(int argc, char** argv) {
     const DistanceResult def = gjk::distance(*x.a, p.pose_a(i), *x.b, p.pose_b(i));
     Vec3 c;
     const bool line = line_test(x, c), pr = pair_test(x), ce = centres_test(x);
-    if (!over && (line || pr || ce || support_line_test(x))) ++false_sep;  // would be a wrong answer: must stay 0
+    if (!over && (line || pr || ce || support_line_test(x) || edges_test(x))) ++false_sep;  // would be a wrong answer: must stay 0
     if (over) {
       ++n_over;
       if (def.iterations == 0) {
@@ -168,6 +192,7 @@ int main(int argc, char** argv) {
         left_pair += pr;
         left_centres += ce;
         left_sline += support_line_test(x);
+        left_edges += edges_test(x);
         left_any += line || pr || ce;
       }
     } else if (x.d.dot(x.s.w) > 0) {
@@ -182,8 +207,8 @@ int main(int argc, char** argv) {
               "neighbours, %d left to GJK\n",
               n, count, p.a(0).faces().size(), n_over, n_over - n_left, n_left);
   std::printf("  left to GJK answered by: line %d, support-pair midpoint %d, centres midpoint %d, any %d; the line "
-              "through the support pair %d\n",
-              left_line, left_pair, left_centres, left_any, left_sline);
+              "through the support pair %d; the support vertices' edges %d\n",
+              left_line, left_pair, left_centres, left_any, left_sline, left_edges);
   std::printf("  separated: %d pay (d . w > 0), %d shown apart by the first support plane; false answers %d\n", n_pay,
               n_apart, false_sep);
   for (std::size_t i = 0; i < count; ++i) {
@@ -216,7 +241,7 @@ int main(int argc, char** argv) {
   if (!timing) return 0;
 
   volatile double sink = 0;
-  std::vector<double> t_dist(count), t_line(count), t_pair(count), t_cent(count);
+  std::vector<double> t_dist(count), t_line(count), t_pair(count), t_cent(count), t_edge(count);
   for (int pass = 0; pass < 2; ++pass) {
     for (std::size_t i = 0; i < count; ++i) {
       const Pair& x = q[i];
@@ -228,13 +253,15 @@ int main(int argc, char** argv) {
       });
       const double tp = tools::warm_ns([&] { sink = sink + static_cast<double>(pair_test(x)); });
       const double tc = tools::warm_ns([&] { sink = sink + static_cast<double>(centres_test(x)); });
+      const double te = tools::warm_ns([&] { sink = sink + static_cast<double>(edges_test(x)); });
       t_dist[i] = pass == 0 ? td : std::min(t_dist[i], td);
       t_line[i] = pass == 0 ? tl : std::min(t_line[i], tl);
       t_pair[i] = pass == 0 ? tp : std::min(t_pair[i], tp);
       t_cent[i] = pass == 0 ? tc : std::min(t_cent[i], tc);
+      t_edge[i] = pass == 0 ? te : std::min(t_edge[i], te);
     }
   }
-  std::vector<double> answered_now, cost_l, cost_p, cost_c, sep_pay, left_t;
+  std::vector<double> answered_now, cost_l, cost_p, cost_c, cost_e, sep_pay, left_t;
   for (std::size_t i = 0; i < count; ++i) {
     if (cat[i] == 0) answered_now.push_back(t_dist[i]);
     if (cat[i] == 1) left_t.push_back(t_dist[i]);
@@ -243,14 +270,16 @@ int main(int argc, char** argv) {
       cost_l.push_back(t_line[i]);
       cost_p.push_back(t_pair[i]);
       cost_c.push_back(t_cent[i]);
+      cost_e.push_back(t_edge[i]);
     }
   }
   const double base_answered = answered_now.empty() ? 0 : median(answered_now);
   std::printf("  warm gjk::distance (defaults, min of 2 passes): median %.0f ns; answered now %.0f, left to GJK %.0f, "
               "separated paying %.0f\n",
               median(t_dist), base_answered, left_t.empty() ? 0 : median(left_t), median(sep_pay));
-  std::printf("  test cost on the pairs that pay: line %.1f ns, pair midpoint %.1f ns, centres midpoint %.1f ns\n",
-              median(cost_l), median(cost_p), median(cost_c));
+  std::printf("  test cost on the pairs that pay: line %.1f ns, pair midpoint %.1f ns, centres midpoint %.1f ns, "
+              "support vertices' edges %.1f ns\n",
+              median(cost_l), median(cost_p), median(cost_c), median(cost_e));
   {
     // The bound of this whole direction: every overlap left to GJK answered at the median cost of
     // the overlaps answered now, nothing else paying.
@@ -261,19 +290,22 @@ int main(int argc, char** argv) {
     std::printf("  bound: all %d left overlaps answered at %.0f ns, nothing paying: median %.0f ns\n", n_left,
                 base_answered, median(est));
   }
-  for (int variant = 0; variant < 3; ++variant) {
+  for (int variant = 0; variant < 4; ++variant) {
     std::vector<double> est(count);
     for (std::size_t i = 0; i < count; ++i) {
       const Pair& x = q[i];
       est[i] = t_dist[i];
       if (cat[i] != 1 && cat[i] != 2) continue;
-      const double cost = variant == 0 ? t_line[i] : variant == 1 ? t_pair[i] : t_cent[i];
+      const double cost = variant == 0 ? t_line[i] : variant == 1 ? t_pair[i] : variant == 2 ? t_cent[i] : t_edge[i];
       Vec3 c;
-      const bool hit = cat[i] == 1 && (variant == 0 ? line_test(x, c) : variant == 1 ? pair_test(x) : centres_test(x));
+      const bool hit = cat[i] == 1 && (variant == 0   ? line_test(x, c)
+                                       : variant == 1 ? pair_test(x)
+                                       : variant == 2 ? centres_test(x)
+                                                      : edges_test(x));
       est[i] = hit ? base_answered + cost : t_dist[i] + cost;
     }
     std::printf("  estimated new median with %-16s %.0f ns (now %.0f)\n",
-                variant == 0 ? "line:" : variant == 1 ? "pair midpoint:" : "centres midpoint:", median(est),
+                variant == 0 ? "line:" : variant == 1 ? "pair midpoint:" : variant == 2 ? "centres midpoint:" : "edges:", median(est),
                 median(t_dist));
   }
   return 0;
