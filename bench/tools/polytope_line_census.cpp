@@ -14,6 +14,8 @@
 //   edges  the hull edges at A's first support vertex (along d) clipped against B's planes, then
 //          B's (along -d) against A's: a piece strictly inside the other body is a common point
 //          (on one body's boundary, inside the other, as the first support pair's test takes it)
+//   edge points  the same edges without a clip: points at k / parts along them tested by
+//          strictly_contains (parts 2..5; census only)
 // Per row: the overlaps left to GJK (gjk::distance with the defaults answers them with
 // iterations > 0) and how many of them each test answers; the separated pairs that would pay for
 // the test (d . w > 0: not shown apart by the first support plane); the tests' warm cost (median
@@ -35,6 +37,7 @@
 #include <proxima/shapes/polytope.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -130,6 +133,25 @@ bool support_edges_cross(const Polytope& from, const Vec3& dir, const Planes& to
   }
   return false;
 }
+/// The cheaper variant that needs no plane access: `parts` - 1 evenly spaced points inside each
+/// edge at `from`'s support vertex tested by `to`'s strictly_contains.
+bool support_edge_points(const Polytope& from, const Vec3& dir, const Polytope& to, const Pose& to_from_inverse,
+                         int parts) {
+  const int i = from.support_index(dir);
+  const Vec3 p = from.vertices()[static_cast<std::size_t>(i)];
+  for (const int j : from.neighbors(i)) {
+    const Vec3 e = from.vertices()[static_cast<std::size_t>(j)] - p;
+    for (int k = 1; k < parts; ++k) {
+      const Vec3 x = p + (static_cast<double>(k) / parts) * e;
+      if (to.strictly_contains(to_from_inverse.apply_inverse(x))) return true;
+    }
+  }
+  return false;
+}
+bool edge_points_test(const Pair& q, int parts) {
+  if (support_edge_points(*q.a, q.d, *q.b, q.b_in_a, parts)) return true;
+  return support_edge_points(*q.b, q.b_in_a.rotate_inverse(-q.d), *q.a, q.b_in_a.inverse(), parts);
+}
 /// A's support vertex's edges inside B, then B's (along -d) inside A.
 [[gnu::noinline]] bool edges_test(const Pair& q) {
   if (support_edges_cross(*q.a, q.d, *q.pb, *q.b, q.b_in_a)) return true;
@@ -162,6 +184,7 @@ int main(int argc, char** argv) {
   std::vector<int> cat(count);
   int n_over = 0, n_left = 0, n_pay = 0, n_apart = 0, left_line = 0, left_pair = 0, left_centres = 0;
   int left_sline = 0, left_edges = 0;
+  std::array<int, 6> left_points{};  // by parts: the edges' points at 1/parts, 2/parts, ...
   int left_any = 0, false_sep = 0, pay_over_answered_line = 0;
   for (std::size_t i = 0; i < count; ++i) {
     Pair& x = q[i];
@@ -179,7 +202,7 @@ int main(int argc, char** argv) {
     const DistanceResult def = gjk::distance(*x.a, p.pose_a(i), *x.b, p.pose_b(i));
     Vec3 c;
     const bool line = line_test(x, c), pr = pair_test(x), ce = centres_test(x);
-    if (!over && (line || pr || ce || support_line_test(x) || edges_test(x))) ++false_sep;  // would be a wrong answer: must stay 0
+    if (!over && (line || pr || ce || support_line_test(x) || edges_test(x) || edge_points_test(x, 5))) ++false_sep;  // would be a wrong answer: must stay 0
     if (over) {
       ++n_over;
       if (def.iterations == 0) {
@@ -193,6 +216,7 @@ int main(int argc, char** argv) {
         left_centres += ce;
         left_sline += support_line_test(x);
         left_edges += edges_test(x);
+        for (int parts = 2; parts <= 5; ++parts) left_points[parts] += edge_points_test(x, parts);
         left_any += line || pr || ce;
       }
     } else if (x.d.dot(x.s.w) > 0) {
@@ -209,6 +233,8 @@ int main(int argc, char** argv) {
   std::printf("  left to GJK answered by: line %d, support-pair midpoint %d, centres midpoint %d, any %d; the line "
               "through the support pair %d; the support vertices' edges %d\n",
               left_line, left_pair, left_centres, left_any, left_sline, left_edges);
+  std::printf("  the support vertices' edges' inner points (no clip): halves %d, thirds %d, quarters %d, fifths %d\n",
+              left_points[2], left_points[3], left_points[4], left_points[5]);
   std::printf("  separated: %d pay (d . w > 0), %d shown apart by the first support plane; false answers %d\n", n_pay,
               n_apart, false_sep);
   for (std::size_t i = 0; i < count; ++i) {
