@@ -861,7 +861,11 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
 // hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
 // small A); a run's sphere holds its features' spheres up to the rounding of their distances to
 // its centre, which the slab loop's margin covers. Made once per mesh of A (MeshSnapshot). Cost only.
-constexpr std::size_t kARuns = 32;
+// 20, not 32: each of B's runs near A's sphere is tested against every run of its kind, so fewer,
+// longer runs cost fewer tests and skip nearly as much (the tori's first contact, callgrind:
+// 8 / 12 / 16 / 18 / 20 / 22 / 24 / 32 / 64 runs 18.71 / 18.33 / 18.31 / 18.21 / 17.98 / 18.20 /
+// 18.29 / 18.53 / 19.14 M instructions; docs/benchmarks.md, session 25, s25-first2).
+constexpr std::size_t kARuns = 20;
 struct ARuns {
   struct Kind {
     std::vector<FeatureSphere> runs;
