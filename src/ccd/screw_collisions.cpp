@@ -861,11 +861,29 @@ FeatureChunk place_chunk(const FeatureChunk& local, const Pose& to_b, double rea
 // hole), runs of features hug the surface. About kARuns runs per kind (runs of one feature on a
 // small A); a run's sphere holds its features' spheres up to the rounding of their distances to
 // its centre, which the slab loop's margin covers. Made once per mesh of A (MeshSnapshot). Cost only.
-constexpr std::size_t kARuns = 32;
+// 20, not 32: each of B's runs near A's sphere is tested against every run of its kind, so fewer,
+// longer runs cost fewer tests and skip nearly as much (the tori's first contact, callgrind:
+// 8 / 12 / 16 / 18 / 20 / 22 / 24 / 32 / 64 runs 18.71 / 18.33 / 18.31 / 18.21 / 17.98 / 18.20 /
+// 18.29 / 18.53 / 19.14 M instructions; docs/benchmarks.md, session 25, s25-first2).
+constexpr std::size_t kARuns = 20;
 struct ARuns {
   struct Kind {
     std::vector<FeatureSphere> runs;
     double reach = 0;  // the largest |coordinate| of a run's centre plus its radius (for the margin)
+    // The runs four at a time for any_run_near_avx2: x0..x3, y0..y3, z0..z3, r0..r3 (the last run
+    // repeated to fill the last four: testing it twice gives the same answer).
+    std::vector<double> lanes;
+    void make_lanes() {
+      lanes.clear();
+      for (std::size_t i = 0; i < runs.size(); i += 4) {
+        for (int k = 0; k < 4; ++k) {
+          for (std::size_t j = i; j < i + 4; ++j) {
+            const FeatureSphere& run = runs[std::min(j, runs.size() - 1)];
+            lanes.push_back(k < 3 ? run.center[k] : run.radius);
+          }
+        }
+      }
+    }
   };
   Kind vertices, edges, faces;
 
@@ -878,6 +896,7 @@ struct ARuns {
       kind.runs.push_back(run);
       kind.reach = std::max(kind.reach, run.center.cwiseAbs().maxCoeff() + run.radius);
     }
+    kind.make_lanes();
   }
   void make(const Body& a) {
     make_kind(a.vs, vertices);
@@ -885,6 +904,30 @@ struct ARuns {
     make_kind(a.fs, faces);
   }
 };
+
+#ifdef PROXIMA_CCD_SSE2
+// Does the sphere (c, grown) come within pad of one of a kind's runs (ARuns::Kind::lanes)? The
+// slab loop's test of a run of B against A's runs (runs_near), four runs per AVX2 register (tori
+// first contact 17.98 -> 17.79 M instructions, docs/benchmarks.md session 25, s25-first2). The same test as
+// overlap(): (r_run + grown + pad)^2 against the squared distance, the sum taken x, y, z in order
+// (Eigen's order may differ in the last bit; the test's 1e-9 margin covers either, and a run it
+// skips has no pair that passes its grid test either way: cost only).
+__attribute__((target("avx2"))) bool any_run_near_avx2(const std::vector<double>& lanes, const Vec3& c, double grown,
+                                                       double pad) {
+  const __m256d cx = _mm256_set1_pd(c.x()), cy = _mm256_set1_pd(c.y()), cz = _mm256_set1_pd(c.z());
+  const __m256d g = _mm256_set1_pd(grown), p = _mm256_set1_pd(pad);
+  for (std::size_t i = 0; i < lanes.size(); i += 16) {
+    const double* l = lanes.data() + i;
+    const __m256d dx = _mm256_sub_pd(_mm256_loadu_pd(l), cx), dy = _mm256_sub_pd(_mm256_loadu_pd(l + 4), cy),
+                  dz = _mm256_sub_pd(_mm256_loadu_pd(l + 8), cz);
+    const __m256d d2 =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), _mm256_mul_pd(dz, dz));
+    const __m256d r = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(l + 12), g), p);
+    if (_mm256_movemask_pd(_mm256_cmp_pd(d2, _mm256_mul_pd(r, r), _CMP_LE_OQ)) != 0) return true;
+  }
+  return false;
+}
+#endif
 
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
@@ -1588,6 +1631,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     shrunk_runs = a_runs;
     for (ARuns::Kind* kind : {&shrunk_runs.vertices, &shrunk_runs.edges, &shrunk_runs.faces}) {
       for (FeatureSphere& run : kind->runs) run.radius /= 2;
+      kind->make_lanes();
     }
   }
   const ARuns& runs_of_a = t_a_runs_use == detail::ARunsUse::shrunk ? shrunk_runs : a_runs;
@@ -1779,6 +1823,10 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
       const Vec3 c = mid_pose.apply(ch.center);
       const double r = ch.radius + ch.growth * half;
       const double grown = r + 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
+#ifdef PROXIMA_CCD_SSE2
+      // (four runs at a time; on fewer than 16 runs, a small A, the scalar loop costs less)
+      if (kind.runs.size() >= 16 && kCcdHaveAvx2 && t_grid_avx2_allowed) return any_run_near_avx2(kind.lanes, c, grown, pad);
+#endif
       for (const FeatureSphere& run : kind.runs) {
         if (overlap(run, c, grown, pad)) return true;
       }
