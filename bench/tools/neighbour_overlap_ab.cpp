@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   const auto query = [&](std::size_t i, bool on) {
     gjk::GjkOptions o;
     o.neighbour_support_overlap = on;
+    o.support_edge_overlap = false;  // the session-24 comparison: the vertex tests alone (session 25 added the edges)
     return gjk::distance(*s[2 * i], p[2 * i], *s[2 * i + 1], p[2 * i + 1], o);
   };
   if (!times) {

@@ -102,11 +102,12 @@ class GjkOptions:
     revolution_overlap: bool
     first_support_overlap: bool
     neighbour_support_overlap: bool
+    support_edge_overlap: bool
     def __init__(self, relative_tolerance: float = ..., absolute_tolerance: float = ..., max_iterations: int = ...,
                  nesterov: bool = False, closed_forms: bool = True, ellipsoid_newton: bool = True,
                  box_box: bool = True, revolution_polish: bool = True,
                  revolution_overlap: bool = True, first_support_overlap: bool = True,
-                 neighbour_support_overlap: bool = True) -> None: ...
+                 neighbour_support_overlap: bool = True, support_edge_overlap: bool = True) -> None: ...
 
 class EpaOptions:
     relative_tolerance: float

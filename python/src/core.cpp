@@ -162,7 +162,8 @@ void bind_core(py::module_& m) {
   py::class_<gjk::GjkOptions>(m, "GjkOptions", "Tolerances and cap of a GJK run (proxima::gjk::GjkOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations, bool nesterov,
                        bool closed_forms, bool ellipsoid_newton, bool box_box, bool revolution_polish,
-                       bool revolution_overlap, bool first_support_overlap, bool neighbour_support_overlap) {
+                       bool revolution_overlap, bool first_support_overlap, bool neighbour_support_overlap,
+                       bool support_edge_overlap) {
              gjk::GjkOptions o;
              o.relative_tolerance = relative_tolerance;
              o.absolute_tolerance = absolute_tolerance;
@@ -175,6 +176,7 @@ void bind_core(py::module_& m) {
              o.revolution_overlap = revolution_overlap;
              o.first_support_overlap = first_support_overlap;
              o.neighbour_support_overlap = neighbour_support_overlap;
+             o.support_edge_overlap = support_edge_overlap;
              return o;
            }),
            "relative_tolerance"_a = kGjkRelativeTolerance, "absolute_tolerance"_a = kGjkAbsoluteTolerance,
@@ -184,6 +186,7 @@ void bind_core(py::module_& m) {
            "revolution_overlap"_a = gjk::GjkOptions{}.revolution_overlap,
            "first_support_overlap"_a = gjk::GjkOptions{}.first_support_overlap,
            "neighbour_support_overlap"_a = gjk::GjkOptions{}.neighbour_support_overlap,
+           "support_edge_overlap"_a = gjk::GjkOptions{}.support_edge_overlap,
            "GJK options (defaults from tolerance.hpp and proxima/gjk/options.hpp).")
       .def_readwrite("relative_tolerance", &gjk::GjkOptions::relative_tolerance)
       .def_readwrite("absolute_tolerance", &gjk::GjkOptions::absolute_tolerance)
@@ -210,7 +213,12 @@ void bind_core(py::module_& m) {
                      "With first_support_overlap, on two polytopes of at least 12 vertices each, in distance()\n"
                      "only: when the first support pair has no common point, the second and third farthest\n"
                      "vertices of each body along the same direction are tested inside the other body the same\n"
-                     "way (off: the first pair alone).");
+                     "way (off: the first pair alone).")
+      .def_readwrite("support_edge_overlap", &gjk::GjkOptions::support_edge_overlap,
+                     "With first_support_overlap, on two polytopes, in distance() only: when the vertex tests find no\n"
+                     "common point and the first support plane does not show the pair apart, the hull edges at each\n"
+                     "support vertex are clipped against the other body; a point of an edge strictly inside it\n"
+                     "answers the overlap (off: GJK decides those pairs).");
   py::class_<gjk::EpaOptions>(m, "EpaOptions", "Tolerances and cap of an EPA run (proxima::gjk::EpaOptions).")
       .def(py::init([](double relative_tolerance, double absolute_tolerance, int max_iterations,
                        const gjk::GjkOptions& gjk_options) {

@@ -238,11 +238,13 @@ def test_gjk_options_pick_the_method():
     assert proxima.intersect(tetra, proxima.Pose(), cube, near).iterations == 0
 
 
-def test_neighbour_support_overlap_option(rng):
+def test_polytope_overlap_options(rng):
     """Polytopes of >= 12 vertices: some overlaps GJK's first support pair misses are answered by the
-    second or third farthest vertices (0 iterations); with the option off GJK finds them itself."""
+    second or third farthest vertices or the edges at the support vertices (0 iterations); with
+    both options off GJK finds them itself."""
     defaults = proxima.GjkOptions()
-    first_pair_only = proxima.GjkOptions(neighbour_support_overlap=False)
+    first_pair_only = proxima.GjkOptions(neighbour_support_overlap=False, support_edge_overlap=False)
+    assert defaults.support_edge_overlap and not first_pair_only.support_edge_overlap
     assert defaults.neighbour_support_overlap and not first_pair_only.neighbour_support_overlap
     axes = np.array([1.0, 0.7, 0.5])
 
@@ -268,7 +270,7 @@ def test_neighbour_support_overlap_option(rng):
         else:
             assert with_neighbours.distance == pytest.approx(first_only.distance, rel=1e-9, abs=1e-12)
     assert 40 <= overlaps <= 160, f"{overlaps} of 200 pairs overlap: the sample says little (seed {SEED})"
-    assert answered_by_neighbours >= 1, f"no overlap answered by the next farthest vertices (seed {SEED})"
+    assert answered_by_neighbours >= 1, f"no overlap answered by the vertex or edge tests (seed {SEED})"
 
 
 def test_pair_matches_free_functions(rng):

@@ -241,6 +241,31 @@ bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, doub
   return true;
 }
 
+bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
+                           double& t_lo, double& t_hi) {
+  double lo = 0;
+  double hi = 1;
+  for (std::size_t i = 0; i < padded; ++i) {
+    const double nx = planes[i];
+    const double ny = planes[padded + i];
+    const double nz = planes[2 * padded + i];
+    // n . (p + t e) <= offset - margin  <=>  t (n . e) <= offset - margin - n . p
+    const double den = (nx * e.x() + ny * e.y()) + nz * e.z();
+    const double num = planes[3 * padded + i] - margin - ((nx * p.x() + ny * p.y()) + nz * p.z());
+    if (den > 0) {
+      hi = std::min(hi, num / den);
+    } else if (den < 0) {
+      lo = std::max(lo, num / den);
+    } else if (!(num > 0)) {
+      return false;  // parallel to the plane and not inside it, or NaN
+    }
+    if (!(lo < hi)) return false;  // empty, or NaN
+  }
+  t_lo = lo;
+  t_hi = hi;
+  return true;
+}
+
 }  // namespace detail
 
 namespace {

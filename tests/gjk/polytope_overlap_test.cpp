@@ -172,6 +172,67 @@ TEST(PolytopeInterior, StrictlyContainsAgreesWithABruteForceHull) {
   EXPECT_GT(refused_inside, 1000);  // the vertices, midpoints on the surface, and points pushed in by < margin
 }
 
+// strictly_crossed_by against dense sampling of the segment by strictly_contains (the second
+// algorithm): a found point is strictly inside (and on the segment); a segment with a sampled
+// point strictly inside is found.
+TEST(PolytopeInterior, StrictlyCrossedByAgreesWithSamplingTheSegment) {
+  const std::uint64_t seed = 2026112925;
+  Rng rng(seed);
+  int found = 0, missed_by_both = 0;
+  for (int i = 0; i < 80; ++i) {
+    const std::vector<Vec3> points = draw_hull_points(rng, i);
+    const Polytope p(points);
+    if (!p.has_interior_test()) continue;
+    const Aabb box = p.local_aabb();
+    const Vec3 size = box.max - box.min;
+    for (int k = 0; k < 60; ++k) {
+      const std::string where = "seed " + std::to_string(seed) + " hull " + std::to_string(i) + " segment " +
+                                std::to_string(k);
+      Vec3 from, to;
+      for (int c = 0; c < 3; ++c) {
+        from[c] = box.min[c] + size[c] * testgen::uniform(rng, -0.6, 1.6);
+        to[c] = box.min[c] + size[c] * testgen::uniform(rng, -0.6, 1.6);
+      }
+      if (k % 4 == 0) to = p.vertices()[static_cast<std::size_t>(k) % p.vertices().size()];  // from a vertex
+      const Vec3 e = to - from;
+      bool sampled_inside = false;
+      for (int s = 0; s <= 400 && !sampled_inside; ++s) sampled_inside = p.strictly_contains(from + (s / 400.0) * e);
+      Vec3 x;
+      const bool crossed = p.strictly_crossed_by(from, e, x);
+      if (crossed) {
+        ++found;
+        EXPECT_TRUE(p.strictly_contains(x)) << where;
+        // x on the segment: its offset from `from` is along e, within [0, 1] of it.
+        const double t = (x - from).dot(e) / e.squaredNorm();
+        EXPECT_GE(t, -1e-12) << where;
+        EXPECT_LE(t, 1 + 1e-12) << where;
+        EXPECT_LE((from + t * e - x).norm(), 1e-12 * (from.norm() + to.norm() + size.norm())) << where;
+      } else {
+        missed_by_both += !sampled_inside;
+      }
+      if (sampled_inside) {
+        EXPECT_TRUE(crossed) << where;
+      }
+    }
+    Vec3 x;
+    EXPECT_FALSE(p.strictly_crossed_by(Vec3(kNaN, 0, 0), Vec3(1, 0, 0), x)) << i;
+    EXPECT_FALSE(p.strictly_crossed_by(Vec3::Zero(), Vec3(0, kNaN, 0), x)) << i;
+  }
+  std::printf("segments crossing %d, missing %d\n", found, missed_by_both);
+  EXPECT_GT(found, 500);
+  EXPECT_GT(missed_by_both, 500);
+  // A cube: through the middle, along a face (not strictly inside), outside, and with no interior test.
+  const Polytope cube(testgen::box_corners(Vec3(1, 1, 1)));
+  Vec3 x;
+  EXPECT_TRUE(cube.strictly_crossed_by(Vec3(-3, 0.2, 0.1), Vec3(6, 0, 0), x));
+  EXPECT_TRUE(cube.strictly_contains(x));
+  EXPECT_FALSE(cube.strictly_crossed_by(Vec3(-3, 1, 0.1), Vec3(6, 0, 0), x));  // in the plane y = 1
+  EXPECT_FALSE(cube.strictly_crossed_by(Vec3(-3, 2, 0), Vec3(6, 0, 0), x));
+  EXPECT_FALSE(cube.strictly_crossed_by(Vec3(2, 0, 0), Vec3(1, 0, 0), x));  // the line crosses, not the segment
+  const Polytope square({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)});
+  EXPECT_FALSE(square.strictly_crossed_by(Vec3(0.5, 0.5, -1), Vec3(0, 0, 2), x));
+}
+
 TEST(PolytopeInterior, NotOfferedForFlatCollinearOrLargeHulls) {
   const Polytope square({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)});
   const Polytope segment({Vec3(0, 0, 0), Vec3(1, 2, 3)});
@@ -252,6 +313,7 @@ double distance_to(const S& shape, const Pose& pose, const Vec3& world) {
 struct Tally {
   int answered = 0, left_to_gjk = 0, separated = 0, climbing_answered = 0;
   int neighbour_answered = 0;  // by the second / third farthest vertices (two polytopes, distance())
+  int edge_answered = 0;       // by the edges at the support vertices (two polytopes, distance())
 };
 
 int vertex_count(const Polytope& p) { return p.size(); }
@@ -268,7 +330,7 @@ void check_pair(const A& a, const Pose& pa, const B& b, const Pose& pb, double s
                 Tally& tally) {
   const GjkOptions off{.first_support_overlap = false};
   // The first support pair alone here; the next farthest vertices (two polytopes) at the end.
-  const GjkOptions first_only{.neighbour_support_overlap = false};
+  const GjkOptions first_only{.neighbour_support_overlap = false, .support_edge_overlap = false};
   const DistanceResult on = distance(a, pa, b, pb, first_only);
   const DistanceResult without = distance(a, pa, b, pb, off);
   const IntersectResult on_i = intersect(a, pa, b, pb);
@@ -302,24 +364,38 @@ void check_pair(const A& a, const Pose& pa, const B& b, const Pose& pb, double s
   // The warm overload on a cold WarmStart takes the same test.
   WarmStart warm;
   EXPECT_EQ(difference(distance(a, pa, b, pb, first_only, warm), on), "") << where;
-  // distance() with the defaults: on two polytopes the second and third farthest vertices are
+  // distance() without the edge test: on two polytopes the second and third farthest vertices are
   // tested too when the first pair found nothing. A pair they answer has a common point within
   // rounding of both solids and GJK finds the overlap; any other pair gets the first pair's
   // answer, bit for bit (and intersect() keeps the first pair alone).
-  const DistanceResult both = distance(a, pa, b, pb);
-  if (both.intersect && both.iterations == 0 && !(on.intersect && on.iterations == 0)) {
-    ++tally.neighbour_answered;
+  const DistanceResult vertices = distance(a, pa, b, pb, GjkOptions{.support_edge_overlap = false});
+  const auto check_common_point = [&](const DistanceResult& r) {
     EXPECT_TRUE((std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>)) << where;
-    EXPECT_TRUE(same_bits(both.point_a, both.point_b)) << where;
-    EXPECT_LE(distance_to(a, pa, both.point_a), allowance) << where;
-    EXPECT_LE(distance_to(b, pb, both.point_a), allowance) << where;
+    EXPECT_TRUE(same_bits(r.point_a, r.point_b)) << where;
+    EXPECT_LE(distance_to(a, pa, r.point_a), allowance) << where;
+    EXPECT_LE(distance_to(b, pb, r.point_a), allowance) << where;
     EXPECT_TRUE(without.intersect) << where << " gjk distance " << without.distance;
-    EXPECT_EQ(both.distance, 0) << where;
-    EXPECT_EQ(both.gap, 0) << where;
-    EXPECT_EQ(both.detail, Detail::origin_enclosed) << where;
+    EXPECT_EQ(r.distance, 0) << where;
+    EXPECT_EQ(r.gap, 0) << where;
+    EXPECT_EQ(r.detail, Detail::origin_enclosed) << where;
     EXPECT_TRUE(on.intersect) << where;
+  };
+  const bool first_answered = on.intersect && on.iterations == 0;
+  const bool vertices_answered = vertices.intersect && vertices.iterations == 0;
+  if (vertices_answered && !first_answered) {
+    ++tally.neighbour_answered;
+    check_common_point(vertices);
   } else {
-    EXPECT_EQ(difference(both, on), "") << where;
+    EXPECT_EQ(difference(vertices, on), "") << where;
+  }
+  // distance() with the defaults: then the edges at the two support vertices, clipped against the
+  // other body. Same checks on the pairs they answer; the others keep the answer above, bit for bit.
+  const DistanceResult both = distance(a, pa, b, pb);
+  if (both.intersect && both.iterations == 0 && !vertices_answered) {
+    ++tally.edge_answered;
+    check_common_point(both);
+  } else {
+    EXPECT_EQ(difference(both, vertices), "") << where;
   }
   WarmStart warm_both;
   EXPECT_EQ(difference(distance(a, pa, b, pb, GjkOptions{}, warm_both), both), "") << where;
@@ -352,13 +428,15 @@ TEST(PolytopeOverlap, FirstSupportPairCommonPointsLieInBothAndElseGjkIsUnchanged
     }
   }
   std::printf("answered by the first support pair %d (%d with a climbing hull), overlapping left to GJK %d "
-              "(of them answered by the next farthest vertices %d), separated %d\n",
-              tally.answered, tally.climbing_answered, tally.left_to_gjk, tally.neighbour_answered, tally.separated);
+              "(of them answered by the next farthest vertices %d, by the support vertices' edges %d), separated %d\n",
+              tally.answered, tally.climbing_answered, tally.left_to_gjk, tally.neighbour_answered, tally.edge_answered,
+              tally.separated);
   EXPECT_GT(tally.answered, 400);
   EXPECT_GT(tally.climbing_answered, 50);
   EXPECT_GT(tally.left_to_gjk, 80);
   EXPECT_GT(tally.separated, 600);
   EXPECT_GT(tally.neighbour_answered, 10);
+  EXPECT_GT(tally.edge_answered, 10);
 }
 
 TEST(PolytopeOverlap, NextFarthestVerticesAreTheSecondAndThirdByProjection) {

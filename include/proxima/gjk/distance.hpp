@@ -696,6 +696,13 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
                                              common)) {
             return common_point_answer(pose_a.apply(common));
           }
+          // Then the edges at the two support vertices clipped against the other body (the shallow
+          // edge crossings both vertex tests miss).
+          if (gjk_options->support_edge_overlap &&
+              support_edges_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                         common)) {
+            return common_point_answer(pose_a.apply(common));
+          }
         }
       }
     }

@@ -69,6 +69,13 @@ struct GjkOptions {
   /// support vertex's hull neighbours) are tested inside the other body the same way
   /// (gjk/first_support_overlap.hpp, neighbour_support_common_point). Off: the first pair alone.
   bool neighbour_support_overlap = true;
+  /// With first_support_overlap, on two Polytopes, in distance() only: when neither the first
+  /// support pair nor (neighbour_support_overlap) the next farthest vertices give a common point
+  /// and the first support plane does not show the pair apart, the hull edges at each support
+  /// vertex are clipped against the other body's triangle planes (Polytope::strictly_crossed_by);
+  /// a point of an edge strictly inside the other body answers the overlap
+  /// (gjk/first_support_overlap.hpp, support_edges_common_point). Off: GJK decides those pairs.
+  bool support_edge_overlap = true;
 };
 
 /// Options of gjk::penetration (EPA). The GJK phase that precedes EPA uses `gjk`.

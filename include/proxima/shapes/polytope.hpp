@@ -169,6 +169,12 @@ struct PolytopeData {
 /// portable loop up to the rounding of the dot products, which the margin covers).
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin);
 
+/// The part [t_lo, t_hi] of the segment p + t e, t in [0, 1], that is `margin` inside each of the
+/// planes (laid out as for inside_planes), or false when that part is empty (or on NaN). Leaves at
+/// the first plane that empties it.
+bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
+                           double& t_lo, double& t_hi);
+
 }  // namespace detail
 
 /// The convex hull of a finite point set, in its local frame.
@@ -254,6 +260,23 @@ class Polytope {
   /// GJK's first support pair (GjkOptions::first_support_overlap).
   bool strictly_contains(const Vec3& x) const {
     return planes_padded_ > 0 && detail::inside_planes(coords_ + 3 * padded_, planes_padded_, x, interior_margin_);
+  }
+  /// Does the segment from p to p + e (local frame) pass through the interior, at least
+  /// interior_margin() inside the plane of every hull triangle? True with a point of it that is
+  /// (the middle of the part of the segment inside every plane, checked by strictly_contains) in
+  /// `inside`. False when there is none, when has_interior_test() is false, or on NaN. Cost: one
+  /// pass over the triangles' planes, leaving at the first plane that leaves no part of the segment
+  /// inside; no allocation. gjk::distance uses it on cold polytope pairs to find a common point on
+  /// the edges at GJK's first support pair (GjkOptions::support_edge_overlap).
+  bool strictly_crossed_by(const Vec3& p, const Vec3& e, Vec3& inside) const {
+    double lo = 0;
+    double hi = 0;
+    if (planes_padded_ == 0 ||
+        !detail::segment_inside_planes(coords_ + 3 * padded_, planes_padded_, p, e, interior_margin_, lo, hi)) {
+      return false;
+    }
+    inside = p + (0.5 * (lo + hi)) * e;
+    return strictly_contains(inside);
   }
   /// True when strictly_contains can answer true: a solid hull of at most
   /// kPolytopeInteriorTestMaxPlanes triangles, none of them a sliver (PolytopeData::planes_padded).
