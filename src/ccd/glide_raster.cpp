@@ -1248,12 +1248,13 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
                                     EdgeScan edge_scan) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
-  const Screw a_motion = decompose(a_end * a_start.inverse());
   result.screw = screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
   const Vec3 center_a = a.bounding_sphere().center;
-  const Vec3 center_b = (a_start.inverse() * b_start).apply(b.bounding_sphere().center);
+  // B's start pose in A's start frame, made once (cost only: the same product where it was made twice).
+  const Pose b_in_a = a_start.inverse() * b_start;
+  const Vec3 center_b = b_in_a.apply(b.bounding_sphere().center);
   const double radius_a = a.bounding_sphere().radius, radius_b = b.bounding_sphere().radius;
   const double scale = radius_a + radius_b;
 
@@ -1289,7 +1290,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     work.ga_id = a.content_id();
   }
   work.ga.mesh = &a;  // (a mesh with the id: the same contents, perhaps another copy)
-  make_geometry(b, a_start.inverse() * b_start, work.gb);
+  make_geometry(b, b_in_a, work.gb);
 
   // Step 1: the screen faces the bodies (A and B half way through the step), away from the seam.
   const CollisionScreen screen = make_collision_screen(screw, (center_a + screw.apply(center_b, 0.5)) / 2);
@@ -1386,6 +1387,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
   // The result gets its own vector; the workspace keeps its storage.
   std::vector<Collision> reported(found.begin(), found.end());
+  // A's own motion carries the reported collisions back to the world frame, and only them: a query
+  // that reports none skips its decomposition (cost only: the same screw when there are some).
+  const Screw a_motion = reported.empty() ? Screw{} : decompose(a_end * a_start.inverse());
   finish_collisions(reported, options, a_motion, a_start, result);
   result.iterations = static_cast<int>(raster_a.record_count + raster_b.record_count) + resolver.stats().intervals +
                       resolver.stats().evaluations;

@@ -509,9 +509,12 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
           west, [&](const Vec3& x) { return -x.x() * cos_t + x.z() * sin_t; }, values, wedge));
     }
   }
-  // Seed section 9, fourth step: the records by row and hmin, the vertices by row and h.
+  // Seed section 9, fourth step: the records by row and hmin, the vertices by row and h. Deferred
+  // records defer the vertices' sort too: only the scan by records needs that order (the scan by
+  // pieces visits each vertex on its own and sorts its pairs), and build_records sorts them then.
   out.records_deferred = settings.defer_records;
-  if (!settings.defer_records && out.row_min <= out.row_max) sort_records(out, scratch);
+  if (settings.defer_records) return;
+  if (out.row_min <= out.row_max) sort_records(out, scratch);
   sort_vertices(out, scratch);
 }
 
@@ -528,6 +531,7 @@ void build_records(BodyRaster& out, double pixel, DrawScratch& scratch) {
     rec += count;
   }
   if (out.row_min <= out.row_max) sort_records(out, scratch);
+  sort_vertices(out, scratch);
 }
 
 }  // namespace proxima::ccd::detail

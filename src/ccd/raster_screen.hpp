@@ -102,9 +102,10 @@ struct RasterSettings {
   /// Rows outside [row_lo, row_hi] get no record (the rows of the other body, drawn first).
   int row_lo = std::numeric_limits<int>::min();
   int row_hi = std::numeric_limits<int>::max();
-  /// Count the pixel records (BodyRaster::record_count, rows, budget) but do not write or sort them:
-  /// build_records does that later if the caller needs them (cost only: the small bodies' scans
-  /// work from the pieces and never read a record).
+  /// Count the pixel records (BodyRaster::record_count, rows, budget) but do not write or sort them,
+  /// and leave the vertices in drawing order: build_records does both later if the caller needs
+  /// them (cost only: the small bodies' scans work from the pieces, never read a record and do not
+  /// depend on the vertices' order).
   bool defer_records = false;
 };
 
@@ -115,7 +116,8 @@ struct BodyRaster {
   std::vector<ScreenSegment> segments;
   std::vector<PixelRecord> records;               ///< sorted by (row, hmin)
   std::vector<int> row_start;                     ///< records of row k start at row_start[k - row_min]
-  std::vector<VertexRecord> vertices;             ///< sorted by (row, h); one per vertex and branch
+  /// One per vertex and branch; sorted by (row, h) unless records_deferred (then in drawing order).
+  std::vector<VertexRecord> vertices;
   int row_min = std::numeric_limits<int>::max();  ///< rows with records (none: row_min > row_max)
   int row_max = std::numeric_limits<int>::min();
   int row_lo = std::numeric_limits<int>::min();  ///< RasterSettings::row_lo / row_hi it was drawn with
@@ -161,7 +163,8 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
 
 /// The records of a body drawn with RasterSettings::defer_records (and the same `pixel`): the same
 /// records in the same order as draw_body writes them without deferring (the rows and counts it
-/// noted per piece), then sorted by row and hmin. Does nothing for a body whose records are built.
+/// noted per piece), then sorted by row and hmin, and the vertices sorted by row and h (as draw_body
+/// leaves a body it draws without deferring). Does nothing for a body whose records are built.
 void build_records(BodyRaster& out, double pixel, DrawScratch& scratch);
 
 /// An interval holding the screen radius r of every point of a face: r (the distance from the
