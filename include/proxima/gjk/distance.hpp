@@ -807,7 +807,7 @@ DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& 
 
 /// Cold-start overload of distance(): same answer, no state kept.
 template <SupportMap A, SupportMap B>
-DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
+[[gnu::always_inline]] inline DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                         const GjkOptions& options = {}) {
   // The closed forms first, before a WarmStart is built and the GJK path's frame is entered: they
   // take 10-20 ns, of which that set-up was measured to be a third (docs/benchmarks.md, session 13).
