@@ -91,10 +91,10 @@ inline DistanceResult exact_answer() {
   const double margins = ra + rb;
   const double scale = core + margins + core_sizes;
   if (!scale_in_range(scale)) [[unlikely]] return out_of_range_result<DistanceResult>();
-  // Every field is given (aggregate initialisation, gap 0, iterations 0, converged, detail none as
-  // exact_answer()): a default-constructed result, then assigned, left GCC calling
-  // DistanceResult's constructor out of line in the benchmark's translation unit once this form
-  // was inlined there.
+  // Always inlined, like closed_form(Capsule, Capsule), closed_form_distance and the cold distance(): in the caller,
+  // dropped fields are not stored, nothing goes through memory (capsule row 18 -> 15 ns; any level left out of line
+  // was slower: docs/benchmarks.md, session 26). All fields given (an aggregate; gap, iterations, status, detail as
+  // exact_answer()): default-constructed then assigned, GCC called DistanceResult's constructor out of line there.
   if (core <= margins) {
     // The point splitting the core gap in the ratio of the radii lies in both shapes.
     const Vec3 common = core > 0 ? Vec3(ca + diff * (ra / margins)) : ca;

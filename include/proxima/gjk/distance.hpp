@@ -805,7 +805,7 @@ DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& 
   return detail::distance_impl<true>(a, pose_a, b, pose_b, options, warm);
 }
 
-/// Cold-start overload of distance(): same answer, no state kept.
+/// Cold-start overload of distance(): same answer, no state kept. Always inlined (closed_form.hpp, rounded_answer).
 template <SupportMap A, SupportMap B>
 [[gnu::always_inline]] inline DistanceResult distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                         const GjkOptions& options = {}) {
