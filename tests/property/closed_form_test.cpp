@@ -17,6 +17,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -260,6 +263,99 @@ TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
   EXPECT_GE(mix["both_inside"], 500);
   EXPECT_GE(mix["one_inside"], 500);
   EXPECT_GE(mix["both_ends"], 500);
+}
+
+/// Every field of the rounded pairs' answers (sphere and capsule in any combination) as
+/// gjk::distance documents them, through the cold overload (the closed form in line in the
+/// caller, fields given one by one) and the warm one (distance_impl): gap 0, iterations 0,
+/// converged, detail none; overlapping: distance exactly 0, point_a == point_b inside both shapes,
+/// normal NaN; separated: the normal unit, the points on the shapes' surfaces at the distance, the
+/// distance within the dense sampling of the axes (the independent oracle); both overloads agree
+/// bit for bit; out of scale range: no answer (NaN, degenerate_input, scale_out_of_range).
+TEST(ClosedFormDistance, RoundedPairsFillEveryField) {
+  const unsigned seed = 20261129;
+  Draws draw(seed);
+  auto& rng = draw.rng;
+  auto& u = draw.u;
+  auto& g = draw.g;
+  const std::array<std::array<int, 2>, 4> kinds = {{{1, 1}, {0, 0}, {0, 1}, {1, 0}}};
+  std::map<std::string, int> mix;
+  int failures = 0;
+  for (int c = 0; c < 2000 && failures < 10; ++c) {
+    const auto [ka, kb] = kinds[static_cast<std::size_t>(c) % kinds.size()];
+    const double scale = draw.log_uniform(1e-2, 1e3);
+    const auto make = [&](int kind) {
+      Shape s;
+      s.kind = kind;
+      s.radius = scale * draw.log_uniform(0.05, 1);
+      // A sphere is a point core (half_length 0 for the sampling below); now and then a capsule
+      // whose segment is nearly a point (Capsule rejects a zero half-length).
+      if (kind == 1) s.half_length = scale * (c % 13 == 0 ? 1e-12 : draw.log_uniform(0.05, 2));
+      return s;
+    };
+    const Shape a = make(ka);
+    const Shape b = make(kb);
+    const Pose pa = proxima::test::draw_quaternion_pose(g, rng);
+    const Pose pa_at = Pose::from_matrix(pa.rotation(), scale * Vec3(u(rng), u(rng), u(rng)));
+    const Vec3 dir = draw.unit();
+    Mat3 rb = proxima::test::draw_quaternion_pose(g, rng).rotation();
+    if (c % 7 == 0) rb = pa.rotation();  // parallel axes
+    const double reach = support(a, Pose::from_matrix(pa.rotation(), Vec3::Zero()), dir) +
+                         support(b, Pose::from_matrix(rb, Vec3::Zero()), -dir);
+    const Pose pb = Pose::from_matrix(rb, pa_at.translation() + (0.5 + u(rng)) * reach * dir);
+    gjk::WarmStart warm;
+    const DistanceResult cold = with_types(a, b, [&](const auto& sa, const auto& sb) {
+      if constexpr (gjk::has_closed_form_distance<std::decay_t<decltype(sa)>, std::decay_t<decltype(sb)>>) {
+        return gjk::distance(sa, pa_at, sb, pb);
+      } else {
+        return DistanceResult{};  // not reached (no box here)
+      }
+    });
+    const DistanceResult warmed = with_types(a, b, [&](const auto& sa, const auto& sb) {
+      return gjk::distance(sa, pa_at, sb, pb, gjk::GjkOptions{}, warm);
+    });
+    const double size = std::max({a.radius, a.half_length, b.radius, b.half_length});
+    const double tol = 1e-12 * (size + scale);
+    bool ok = cold.gap == 0 && cold.iterations == 0 && cold.status == Status::converged &&
+              cold.detail == Detail::none;
+    if (cold.intersect) {
+      ok = ok && cold.distance == 0 && cold.point_a == cold.point_b && cold.normal.array().isNaN().all();
+      ok = ok && outside_by(a, pa_at, cold.point_a) <= tol && outside_by(b, pb, cold.point_a) <= tol;
+    } else {
+      ok = ok && cold.distance > 0 && std::abs(cold.normal.norm() - 1) <= 1e-15 * 4;
+      ok = ok && ((cold.point_b - cold.point_a) - cold.distance * cold.normal).norm() <= tol;
+      ok = ok && outside_by(a, pa_at, cold.point_a) <= tol && outside_by(b, pb, cold.point_b) <= tol;
+    }
+    // Independent oracle: the axes' (or centres') distance by dense sampling, less the radii.
+    const double sampled = std::max(0.0, sampled_axis_distance(a, pa_at, b, pb) - a.radius - b.radius);
+    const double step = 2 * std::max(a.half_length, b.half_length) / 100;
+    ok = ok && cold.distance <= sampled + tol && sampled <= cold.distance + step + tol;
+    // Both overloads: the same closed form, bit for bit (NaN normals compared as NaN).
+    const auto same = [](const Vec3& x, const Vec3& y) {
+      return x == y || (x.array().isNaN().all() && y.array().isNaN().all());
+    };
+    ok = ok && std::bit_cast<std::uint64_t>(cold.distance) == std::bit_cast<std::uint64_t>(warmed.distance) &&
+         cold.intersect == warmed.intersect && cold.point_a == warmed.point_a && cold.point_b == warmed.point_b &&
+         same(cold.normal, warmed.normal) && cold.gap == warmed.gap && cold.status == warmed.status &&
+         cold.detail == warmed.detail && cold.iterations == warmed.iterations;
+    if (!ok) {
+      ++failures;
+      ADD_FAILURE() << "seed " << seed << " case " << c << " kinds " << ka << "-" << kb << ": distance "
+                    << cold.distance << " sampled " << sampled << " intersect " << cold.intersect;
+    }
+    ++mix[cold.intersect ? "overlap" : "separated"];
+    if (ka == 1 && kb == 1) ++mix["capsules"];
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GE(mix["overlap"], 400);
+  EXPECT_GE(mix["separated"], 400);
+  EXPECT_GE(mix["capsules"], 500);
+  // Out of the scale range (tolerance.hpp): no answer.
+  const DistanceResult huge = gjk::distance(Capsule(1e300, 1e300), Pose(), Capsule(1, 1), Pose());
+  EXPECT_TRUE(std::isnan(huge.distance));
+  EXPECT_FALSE(huge.intersect);
+  EXPECT_EQ(huge.status, Status::degenerate_input);
+  EXPECT_EQ(huge.detail, Detail::scale_out_of_range);
 }
 
 TEST(ClosedFormDistance, HandPickedCases) {

@@ -85,32 +85,29 @@ inline DistanceResult exact_answer() {
 /// (radii) ra, rb: the rounded shapes' distance, closest points, normal; or a common point.
 /// `core_sizes`: the cores' own extent (half-lengths, half-extents), which with the radii and
 /// |cb - ca| gives the query's scale; out of range, out_of_range_result().
-inline DistanceResult rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb, double core_sizes = 0) {
+[[gnu::always_inline]] inline DistanceResult
+rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb, double core_sizes = 0) {
   const Vec3 diff = cb - ca;
   const double core = diff.norm();
   const double margins = ra + rb;
   const double scale = core + margins + core_sizes;
-  if (!scale_in_range(scale)) return out_of_range_result<DistanceResult>();
-  DistanceResult r = exact_answer();
+  if (!scale_in_range(scale)) [[unlikely]] return out_of_range_result<DistanceResult>();
+  // Always inlined, like closed_form(Capsule, Capsule), closed_form_distance and the cold distance(): in the caller,
+  // dropped fields are not stored, nothing goes through memory (capsule row 18 -> 15 ns; any level left out of line
+  // was slower: docs/benchmarks.md, session 26). All fields given (an aggregate; gap, iterations, status, detail as
+  // exact_answer()): default-constructed then assigned, GCC called DistanceResult's constructor out of line there.
   if (core <= margins) {
-    r.distance = 0;
-    r.intersect = true;
     // The point splitting the core gap in the ratio of the radii lies in both shapes.
-    r.point_a = core > 0 ? Vec3(ca + diff * (ra / margins)) : ca;
-    r.point_b = r.point_a;
-    return r;
+    const Vec3 common = core > 0 ? Vec3(ca + diff * (ra / margins)) : ca;
+    return DistanceResult{0.0, true, common, common, nan_vec3(), 0.0, 0, Status::converged, Detail::none};
   }
   const Vec3 n = diff / core;
-  r.distance = core - margins;
-  r.intersect = false;
-  r.normal = n;
   // add_scaled (core/types.hpp): the benchmark's translation unit kept Eigen's assignment of
   // `ca + ra * n` and `cb - rb * n` out of line (two calls through expression objects on the
   // stack); in line, the capsule pair's separated queries took 24 -> 18 ns on its row
   // (docs/benchmarks.md, session 22). The same bits as those expressions.
-  r.point_a = add_scaled(ca, ra, n);
-  r.point_b = add_scaled(cb, -rb, n);
-  return r;
+  return DistanceResult{core - margins, false,       add_scaled(ca, ra, n), add_scaled(cb, -rb, n), n, 0.0, 0,
+                        Status::converged, Detail::none};
 }
 
 /// Endpoint and full axis vector of a capsule's core segment in the world frame.
@@ -173,7 +170,8 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
   c2 = m2 + t * u2;
 }
 
-inline DistanceResult closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
+[[gnu::always_inline]] inline DistanceResult
+closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
   Vec3 c1, c2;
   closest_on_unit_segments(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
                            pb.rotation().col(2), b.half_length(), c1, c2);
@@ -233,7 +231,8 @@ inline constexpr bool has_closed_form_distance = [] {
 /// conventions of gjk::distance, see the file comment.
 template <class A, class B>
   requires has_closed_form_distance<A, B>
-DistanceResult closed_form_distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b) {
+[[gnu::always_inline]] inline DistanceResult
+closed_form_distance(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b) {
   if constexpr ((std::is_same_v<A, Capsule> && std::is_same_v<B, Sphere>) ||
                 (std::is_same_v<A, Box> && std::is_same_v<B, Sphere>)) {
     return detail::swapped(detail::closed_form(b, pose_b, a, pose_a));
