@@ -233,6 +233,77 @@ TEST(PolytopeInterior, StrictlyCrossedByAgreesWithSamplingTheSegment) {
   EXPECT_FALSE(square.strictly_crossed_by(Vec3(0.5, 0.5, -1), Vec3(0, 0, 2), x));
 }
 
+// The AVX2 clip (detail::segment_inside_planes_avx2, what strictly_crossed_by runs on this CPU)
+// against the portable loop, bit for bit: the same answer and the same t_lo, t_hi on random
+// segments against the triangle planes of random hulls (plane counts 4 to ~200, so blocks of 8
+// with and without a tail of 4), segments from a vertex, along a face's plane (n . e == 0 exactly:
+// axis-aligned segments on a box), of zero length, and with NaN. The portable loop is the oracle
+// the sampling test above checks on machines without AVX2.
+TEST(PolytopeInterior, SegmentClipAvx2MatchesThePortableLoopBitForBit) {
+  if (!proxima::detail::kPolytopeHaveAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  const std::uint64_t seed = 2026112926;
+  Rng rng(seed);
+  int compared = 0, inside = 0, parallel_cases = 0;
+  for (int i = 0; i < 100; ++i) {
+    const std::vector<Vec3> points = i % 10 == 0 ? testgen::box_corners(Vec3(1, 2, 3)) : draw_hull_points(rng, i);
+    const Polytope p(points);
+    if (p.dimension() != 3) continue;
+    // The triangles' planes as the interior test lays them out: nx | ny | nz | offset, each padded
+    // to a multiple of 4 with copies of plane 0.
+    const auto& f = p.faces();
+    const std::size_t padded = (f.size() + 3) / 4 * 4;
+    std::vector<double> planes(4 * padded);
+    for (std::size_t k = 0; k < padded; ++k) {
+      const auto& t = f[k < f.size() ? k : 0];
+      const Vec3& a = p.vertices()[static_cast<std::size_t>(t[0])];
+      const Vec3 n = (p.vertices()[static_cast<std::size_t>(t[1])] - a)
+                         .cross(p.vertices()[static_cast<std::size_t>(t[2])] - a)
+                         .normalized();
+      planes[k] = n.x();
+      planes[padded + k] = n.y();
+      planes[2 * padded + k] = n.z();
+      planes[3 * padded + k] = n.dot(a);
+    }
+    const Aabb box = p.local_aabb();
+    const Vec3 size = box.max - box.min;
+    const double margin = i % 3 == 0 ? 0.0 : 1e-9 * size.norm();
+    for (int k = 0; k < 200; ++k) {
+      Vec3 from, to;
+      for (int c = 0; c < 3; ++c) {
+        from[c] = box.min[c] + size[c] * testgen::uniform(rng, -0.6, 1.6);
+        to[c] = box.min[c] + size[c] * testgen::uniform(rng, -0.6, 1.6);
+      }
+      if (k % 5 == 0) from = p.vertices()[static_cast<std::size_t>(k) % p.vertices().size()];
+      if (k % 7 == 0) to = from;  // zero length: n . e == 0 on every plane
+      if (k % 11 == 0) {
+        to = from;
+        to[k % 3] += size[k % 3];  // axis-aligned: parallel to the box's faces
+        ++parallel_cases;
+      }
+      if (k == 13) from.y() = kNaN;
+      if (k == 17) to.z() = kNaN;
+      const Vec3 e = to - from;
+      double lo_p = -7, hi_p = -7, lo_v = -7, hi_v = -7;
+      const bool portable =
+          proxima::detail::segment_inside_planes_portable(planes.data(), padded, from, e, margin, lo_p, hi_p);
+      const bool avx2 = proxima::detail::segment_inside_planes_avx2(planes.data(), padded, from, e, margin, lo_v, hi_v);
+      const std::string where = "seed " + std::to_string(seed) + " hull " + std::to_string(i) + " segment " +
+                                std::to_string(k);
+      ASSERT_EQ(portable, avx2) << where;
+      ++compared;
+      if (portable) {
+        ++inside;
+        EXPECT_EQ(std::memcmp(&lo_p, &lo_v, sizeof lo_p), 0) << where << " lo " << lo_p << " " << lo_v;
+        EXPECT_EQ(std::memcmp(&hi_p, &hi_v, sizeof hi_p), 0) << where << " hi " << hi_p << " " << hi_v;
+      }
+    }
+  }
+  std::printf("segments compared %d, with a part inside %d, axis-aligned %d\n", compared, inside, parallel_cases);
+  EXPECT_GT(compared, 15000);
+  EXPECT_GT(inside, 3000);
+  EXPECT_GT(compared - inside, 3000);
+}
+
 TEST(PolytopeInterior, NotOfferedForFlatCollinearOrLargeHulls) {
   const Polytope square({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)});
   const Polytope segment({Vec3(0, 0, 0), Vec3(1, 2, 3)});

@@ -170,10 +170,20 @@ struct PolytopeData {
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin);
 
 /// The part [t_lo, t_hi] of the segment p + t e, t in [0, 1], that is `margin` inside each of the
-/// planes (laid out as for inside_planes), or false when that part is empty (or on NaN). Leaves at
-/// the first plane that empties it.
+/// planes (laid out as for inside_planes), or false when that part is empty (or on NaN). Leaves
+/// soon after the plane that empties it. AVX2 when the CPU has it
+/// (segment_inside_planes_avx2), else the portable loop; both give the same answer and bits.
 bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
                            double& t_lo, double& t_hi);
+/// segment_inside_planes' portable loop: one plane at a time, leaving at the first that empties
+/// the part.
+bool segment_inside_planes_portable(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e,
+                                    double margin, double& t_lo, double& t_hi);
+/// segment_inside_planes four planes at a time (the portable loop's expressions, so the same
+/// answer and the same bits of t_lo, t_hi), leaving after the block of 8 planes that empties the
+/// part. Call only when kPolytopeHaveAvx2.
+bool segment_inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e,
+                                double margin, double& t_lo, double& t_hi);
 
 }  // namespace detail
 
@@ -261,13 +271,14 @@ class Polytope {
   bool strictly_contains(const Vec3& x) const {
     return planes_padded_ > 0 && detail::inside_planes(coords_ + 3 * padded_, planes_padded_, x, interior_margin_);
   }
-  /// Does the segment from p to p + e (local frame) pass through the interior, at least
-  /// interior_margin() inside the plane of every hull triangle? True with a point of it that is
-  /// (the middle of the part of the segment inside every plane, checked by strictly_contains) in
-  /// `inside`. False when there is none, when has_interior_test() is false, or on NaN. Cost: one
-  /// pass over the triangles' planes, leaving at the first plane that leaves no part of the segment
-  /// inside; no allocation. gjk::distance uses it on cold polytope pairs to find a common point on
-  /// the edges at GJK's first support pair (GjkOptions::support_edge_overlap).
+  /// Does the segment from p to p + e (both in the local frame) have a point strictly inside the
+  /// hull, i.e. at least interior_margin() inside the plane of every hull triangle? When it does:
+  /// true, and `inside` is the middle of the segment's part inside every plane, a point that
+  /// strictly_contains accepts (it is checked). False when there is none, when
+  /// has_interior_test() is false, or on NaN. Cost: one pass over the triangles' planes (four at
+  /// a time with AVX2), leaving once no part of the segment is left inside; no allocation.
+  /// gjk::distance uses it on cold polytope pairs to find a common point on the edges at GJK's
+  /// first support pair (GjkOptions::support_edge_overlap).
   bool strictly_crossed_by(const Vec3& p, const Vec3& e, Vec3& inside) const {
     double lo = 0;
     double hi = 0;
