@@ -1819,6 +1819,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // (no trigonometry per pair). Each drops a pair only when its contact function cannot vanish in
   // the slab: |f(mid)| exceeds the slope bound times the half width plus a margin (pad, or
   // la lb pad for the edge triple product) that dwarfs the rounding of either evaluation.
+  const double a_center_max = body_a.whole.center.cwiseAbs().maxCoeff();  // (chunk_near's margin)
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     // The window [mid - half, mid + half] on which the culls below bound the pairs' contact
@@ -1894,11 +1895,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
     // |P(c) - a| >= |P(C) - a| - (R - r) > r_a + r + g half + pad when |P(C) - a| exceeds
     // r_a + R + G half + pad; the margin (1e-9 of the lengths involved) covers the rounding.
-    const Vec3& a_center = body_a.whole.center;
-    auto chunk_near = [&](const FeatureChunk& ch) {
-      if (ch.growth < 0) return true;
-      const Vec3 c = mid_pose.apply(ch.center);
-      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
+    // (c: the run's centre placed at the middle, mid_pose.apply(ch.center), made once for both tests)
+    auto chunk_near = [&](const FeatureChunk& ch, const Vec3& c) {
+      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center_max);
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
     // Is a run of B's features possibly near one of A's runs of the kind its features pair with
@@ -1911,9 +1910,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // the slab would see one. (Testing each feature of a run near A against the
     // A runs near the run, before its grid query, saved 0.4-1.1% more on the first contacts of the
     // tori and the L-prism/torus and cost 0.3% over all collisions on the cubes: not kept.)
-    auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
-      if (ch.growth < 0 || kind.runs.size() < 2) return true;  // one run: the whole spheres' test
-      const Vec3 c = mid_pose.apply(ch.center);
+    auto runs_near = [&](const FeatureChunk& ch, const Vec3& c, const ARuns::Kind& kind) {
+      if (kind.runs.size() < 2) return true;  // one run: the whole spheres' test
       const double r = ch.radius + ch.growth * half;
       const double grown = r + 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
 #ifdef PROXIMA_CCD_SSE2
@@ -1928,7 +1926,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // Both tests of a run of B: near A's whole sphere and, with use_a_runs, near A's runs of the
     // kind its features pair with.
     auto run_near = [&](const FeatureChunk& ch, const ARuns::Kind& paired) {
-      return chunk_near(ch) && (!use_a_runs || runs_near(ch, paired));
+      if (ch.growth < 0) return true;
+      const Vec3 c = mid_pose.apply(ch.center);
+      return chunk_near(ch, c) && (!use_a_runs || runs_near(ch, c, paired));
     };
     auto chunk_end = [](std::size_t c, int n) {
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
