@@ -1436,6 +1436,58 @@ double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, co
   return worst;
 }
 
+int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, const Mesh& m, const Pose& b_start,
+                                        const Pose& b_end, int& compared) {
+  compared = 0;
+#ifdef PROXIMA_CCD_SSE2
+  if (!kCcdHaveAvx2) return 0;
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  Body body;
+  make_body(m, a_start.inverse() * b_start, body);
+  std::vector<Vec3> velocity(body.v.size());
+  velocities_avx2(screw, body.v.data(), velocity.data(), velocity.size());
+  int wrong = 0;
+  // Facing flags, both ways, each group of four faces at the tolerance that puts its first face's
+  // range end exactly on it (lo <= tol and hi >= -tol then hold with equality).
+  for (int f = 0; f + 4 <= m.num_faces(); f += 4) {
+    std::array<double, 4> lo, hi;
+    for (int j = 0; j < 4; ++j) {
+      lo[j] = std::numeric_limits<double>::infinity();
+      hi[j] = -lo[j];
+      for (int id : m.face(f + j)) {
+        const double w = velocity[static_cast<std::size_t>(id)].dot(body.n[static_cast<std::size_t>(f + j)]);
+        lo[j] = std::min(lo[j], w);
+        hi[j] = std::max(hi[j], w);
+      }
+    }
+    for (const bool fwd : {false, true}) {
+      const double tol = fwd ? -hi[0] : lo[0];
+      std::array<char, 4> got{};
+      if (!facing_flags4_avx2(m, velocity.data(), body.n.data(), f, tol, fwd, got.data())) continue;
+      for (int j = 0; j < 4; ++j) {
+        const bool want = fwd ? hi[static_cast<std::size_t>(j)] >= -tol : lo[static_cast<std::size_t>(j)] <= tol;
+        wrong += (got[static_cast<std::size_t>(j)] != 0) != want;
+        ++compared;
+      }
+    }
+  }
+  // Growths of every face, vertex and edge sphere, bit for bit.
+  for (const std::vector<FeatureSphere>* spheres : {&body.fs, &body.vs, &body.es}) {
+    std::vector<double> out(spheres->size());
+    const std::size_t made = growths_avx2(screw, spheres->data(), out.data(), spheres->size());
+    for (std::size_t i = 0; i < made; ++i) {
+      const double want = screw.speed(screw.axis_distance((*spheres)[i].center) + (*spheres)[i].radius);
+      wrong += std::memcmp(&want, &out[i], sizeof(double)) != 0;
+      ++compared;
+    }
+  }
+  return wrong;
+#else
+  (void)a_start, (void)a_end, (void)m, (void)b_start, (void)b_end;
+  return 0;
+#endif
+}
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
