@@ -963,50 +963,6 @@ __attribute__((target("avx2"))) bool any_run_near_avx2(const std::vector<double>
 }
 #endif
 
-#ifdef PROXIMA_CCD_SSE2
-// The facing flags of faces f .. f + 3 of a mesh placed as `normals` (the query's set-up, see
-// facing_range there) when the four have the same number k of vertices (else false, nothing
-// written): out[j] = hi >= -tol with `fwd`, else lo <= tol, where lo / hi are the smallest /
-// largest of velocity[id] . normal over the face's ids. Four faces per AVX2 register, vertex i of
-// each at a time: each dot product taken as Eigen's dot (x nx + y ny) + z nz (no fused
-// multiply-add under this target), the range in the same order with the same comparisons (min_pd
-// (w, lo) is w < lo ? w : lo, std::min(lo, w); max_pd likewise), and the flags' comparisons false
-// on NaN as the scalar ones: the same flags. The scalar loop cost about 80 instructions a face
-// (gathers of ids and velocities, min and max per vertex), 9% of the tori's first contact.
-// _mm256_i32gather_pd with its source and mask written out (GCC 12 warns that the plain form's
-// source may be used uninitialized): base[idx[j]] for the four lanes j.
-__attribute__((target("avx2"), always_inline)) inline __m256d gather4(const double* base, __m128i idx) {
-  return _mm256_mask_i32gather_pd(_mm256_setzero_pd(), base, idx, _mm256_castsi256_pd(_mm256_set1_epi64x(-1)), 8);
-}
-
-__attribute__((target("avx2"))) bool facing_flags4_avx2(const Mesh& m, const Vec3* velocity, const Vec3* normals,
-                                                        int f, double tol, bool fwd, char* out) {
-  const std::span<const int> f0 = m.face(f);
-  const int k = static_cast<int>(f0.size());
-  for (int j = 1; j < 4; ++j) {
-    const std::span<const int> fj = m.face(f + j);
-    if (static_cast<int>(fj.size()) != k || fj.data() != f0.data() + j * k) return false;
-  }
-  const __m128i three = _mm_setr_epi32(0, 3, 6, 9);
-  const double* n = normals[f].data();
-  const __m256d nx = gather4(n, three), ny = gather4(n + 1, three), nz = gather4(n + 2, three);
-  const __m128i faces = _mm_setr_epi32(0, k, 2 * k, 3 * k);  // vertex i of each face: ids[i + j k]
-  const double* v = velocity->data();
-  __m256d range = _mm256_set1_pd(fwd ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
-  for (int i = 0; i < k; ++i) {
-    const __m128i id = _mm_mask_i32gather_epi32(_mm_setzero_si128(), f0.data() + i, faces, _mm_set1_epi32(-1), 4);
-    const __m128i at = _mm_add_epi32(_mm_add_epi32(id, id), id);  // 3 id: a Vec3 is three doubles
-    const __m256d w = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(gather4(v, at), nx), _mm256_mul_pd(gather4(v + 1, at), ny)),
-                                    _mm256_mul_pd(gather4(v + 2, at), nz));
-    range = fwd ? _mm256_max_pd(w, range) : _mm256_min_pd(w, range);
-  }
-  const int flags = fwd ? _mm256_movemask_pd(_mm256_cmp_pd(range, _mm256_set1_pd(-tol), _CMP_GE_OQ))
-                        : _mm256_movemask_pd(_mm256_cmp_pd(range, _mm256_set1_pd(tol), _CMP_LE_OQ));
-  for (int j = 0; j < 4; ++j) out[j] = static_cast<char>((flags >> j) & 1);
-  return true;
-}
-#endif
-
 // The exact mode's working storage, kept per thread across queries (cost only: a warm query
 // allocates little beyond its result). A query moves each piece into a local of its own and back
 // at the end (locals keep the code the compiler makes for plain local vectors).
@@ -1444,33 +1400,7 @@ int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, 
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   Body body;
   make_body(m, a_start.inverse() * b_start, body);
-  std::vector<Vec3> velocity(body.v.size());
-  velocities_avx2(screw, body.v.data(), velocity.data(), velocity.size());
   int wrong = 0;
-  // Facing flags, both ways, each group of four faces at the tolerance that puts its first face's
-  // range end exactly on it (lo <= tol and hi >= -tol then hold with equality).
-  for (int f = 0; f + 4 <= m.num_faces(); f += 4) {
-    std::array<double, 4> lo, hi;
-    for (int j = 0; j < 4; ++j) {
-      lo[j] = std::numeric_limits<double>::infinity();
-      hi[j] = -lo[j];
-      for (int id : m.face(f + j)) {
-        const double w = velocity[static_cast<std::size_t>(id)].dot(body.n[static_cast<std::size_t>(f + j)]);
-        lo[j] = std::min(lo[j], w);
-        hi[j] = std::max(hi[j], w);
-      }
-    }
-    for (const bool fwd : {false, true}) {
-      const double tol = fwd ? -hi[0] : lo[0];
-      std::array<char, 4> got{};
-      if (!facing_flags4_avx2(m, velocity.data(), body.n.data(), f, tol, fwd, got.data())) continue;
-      for (int j = 0; j < 4; ++j) {
-        const bool want = fwd ? hi[static_cast<std::size_t>(j)] >= -tol : lo[static_cast<std::size_t>(j)] <= tol;
-        wrong += (got[static_cast<std::size_t>(j)] != 0) != want;
-        ++compared;
-      }
-    }
-  }
   // Growths of every face, vertex and edge sphere, bit for bit.
   for (const std::vector<FeatureSphere>* spheres : {&body.fs, &body.vs, &body.es}) {
     std::vector<double> out(spheres->size());
@@ -1639,33 +1569,18 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   std::vector<char> a_face_back = std::move(work.a_face_back), b_face_fwd = std::move(work.b_face_fwd);
   a_face_back.assign(static_cast<std::size_t>(a.num_faces()), 0);
   b_face_fwd.assign(static_cast<std::size_t>(b.num_faces()), 0);
-  // A's back flags (lo <= facing_tol) and B's forward ones (hi >= -facing_tol), four faces at a
-  // time with AVX2 where the four have as many vertices (the same flags: facing_flags4_avx2).
-  auto facing_flags = [&](const Body& body, bool fwd, std::vector<char>& flags) {
-    const int nf = body.mesh->num_faces();
-    auto one = [&](int f) {
-      double lo, hi;
-      facing_range(body, f, lo, hi);
-      flags[static_cast<std::size_t>(f)] = fwd ? hi >= -facing_tol : lo <= facing_tol;
-    };
-    int f = 0;
-#ifdef PROXIMA_CCD_SSE2
-    if (kCcdHaveAvx2 && t_grid_avx2_allowed) {
-      for (; f + 4 <= nf; f += 4) {
-        if (facing_flags4_avx2(*body.mesh, velocity.data(), body.n.data(), f, facing_tol, fwd,
-                               flags.data() + f)) {
-          continue;
-        }
-        for (int j = f; j < f + 4; ++j) one(j);
-      }
-    }
-#endif
-    for (; f < nf; ++f) one(f);
-  };
   velocities(body_a);
-  facing_flags(body_a, false, a_face_back);
+  for (int f = 0; f < a.num_faces(); ++f) {
+    double lo, hi;
+    facing_range(body_a, f, lo, hi);
+    a_face_back[f] = lo <= facing_tol;
+  }
   velocities(body_b);
-  facing_flags(body_b, true, b_face_fwd);
+  for (int f = 0; f < b.num_faces(); ++f) {
+    double lo, hi;
+    facing_range(body_b, f, lo, hi);
+    b_face_fwd[f] = hi >= -facing_tol;
+  }
   work.velocity = std::move(velocity);
   auto edge_usable = [](const mesh::Edge& e, const std::vector<char>& ok) {
     return ok[e.face_left] || (e.face_right >= 0 && ok[e.face_right]);

@@ -428,11 +428,9 @@ TEST(ExactGridAvx2, SameAnswersAsTheSse2Loop) {
   EXPECT_GT(collisions, 100);  // the sample holds collisions to compare
 }
 
-// The set-up's AVX2 loops (src/ccd/screw_collisions.cpp: facing_flags4_avx2, four faces' facing
-// flags at a time, and growths_avx2, four features' growths) against their scalar forms on seeded
-// motions of every test mesh as B: the flags at tolerances on a face's range end (equality) and
-// every growth bit for bit. (By hand: with the growth's squares summed in another order, or the
-// flags' comparison strict, this test fails.)
+// The set-up's AVX2 growths (src/ccd/screw_collisions.cpp, growths_avx2: four features' growths
+// at a time) against their scalar form on seeded motions of every test mesh as B, every growth bit
+// for bit. (By hand: with the squares summed in another order, this test fails.)
 TEST(ExactGridAvx2, SetUpLoopsMatchTheScalarOnes) {
   if (!detail::grid_avx2_available()) GTEST_SKIP() << "no AVX2 here: only the scalar loops run";
   const std::uint64_t seed = 5309;
@@ -447,7 +445,7 @@ TEST(ExactGridAvx2, SetUpLoopsMatchTheScalarOnes) {
     EXPECT_EQ(detail::exact_setup_avx2_mismatches(m.a0, m.a1, b, m.b0, m.b1, n), 0) << "seed " << seed << " motion " << k;
     compared += n;
   });
-  EXPECT_GT(compared, 50000);  // flags and growths were compared
+  EXPECT_GT(compared, 50000);  // growths were compared
 }
 
 // The AVX2 grid path also drops, four of A's edges at a time, the edge-edge hits that fail the
