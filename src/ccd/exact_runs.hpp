@@ -55,4 +55,11 @@ void set_grid_avx2_for_tests(bool allowed);
 // True when the processor has AVX2 and the library was built with the SSE2 loops it stands in for.
 bool grid_avx2_available();
 
+// The exact mode's growths of B's features made four at a time with AVX2 (growths_avx2), against
+// the scalar form, for every face, vertex and edge sphere of mesh m placed in A's frame as a query
+// places B, under the motion's screw: returns how many differ bit for bit (0 expected) and sets
+// `compared` to how many were compared (0 without AVX2), for tests/ccd/exact_cull_test.cpp.
+int exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, const mesh::Mesh& m, const Pose& b_start,
+                                const Pose& b_end, int& compared);
+
 }  // namespace proxima::ccd::detail

@@ -299,6 +299,18 @@ constexpr double kMinGridCellsPerAxis = 4;
 // the same spheres in the same order; callgrind over the bench's exact rows, queries only, seed 1:
 // 2, 3, 4, 8, 12, 16 within 1% of each other but on the car (2: +1.9%) and the tori (16: +3.6%)).
 constexpr long kScanAllSpheresPerRow = 4;
+// A flat grid: when the rules above give at least kFlatMinCells cells along each of the first two
+// axes and at most kFlatThinCells along the third (a large mesh thin along z in its own frame, such
+// as the torus), the grid takes one cell along z and kFlatRowRefine times the cells along y. With
+// one cell along z, a query's cells of one x index are consecutive in the grid's order, so the walk
+// tests them as one run whatever their number (see SphereGrid::for_overlapping), and the finer y
+// cells bring the run's ends nearer the query's box: fewer spheres tested for the same hits. Cost
+// only, as kMaxGridCells. Callgrind, `ccd_answer_hash run torus-torus 64 1 first`, queries only
+// (session 26): 17.87 M instructions before; the one-run walk with the y cells x 2 / 3 / 4 / 6 / 8
+// 17.48 / 17.42 / 17.42 / 17.43 / 17.44 M; the x cells refined too (x 2) cost more (more runs).
+constexpr int kFlatMinCells = 4;
+constexpr int kFlatThinCells = 2;
+constexpr int kFlatRowRefine = 4;
 
 #ifdef PROXIMA_CCD_SSE2
 // The query ball of overlap_mask_avx2, its centre, radius and pad each in four lanes.
@@ -414,17 +426,27 @@ class SphereGrid {
     // one ends (the cells between them hold no sphere) joins it: one test_run over both tests
     // the same spheres in the same order (on the tori 500,803 stretches were 192,162 joined runs).
     int run0 = 0, run1 = 0;  // the joined run so far, [run0, run1)
-    for (int i = first[0]; i <= last[0]; ++i) {
-      for (int j = first[1]; j <= last[1]; ++j) {
-        const int row = flat(i, j, 0);
-        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
-        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
-        if (q0 == run1) {
-          run1 = q1;
-        } else if (q0 != q1) {
-          test_run(run0, run1, c, r, pad, fn);
-          run0 = q0;
-          run1 = q1;
+    auto join = [&](int q0, int q1) {
+      if (q0 == run1) {
+        run1 = q1;
+      } else if (q0 != q1) {
+        test_run(run0, run1, c, r, pad, fn);
+        run0 = q0;
+        run1 = q1;
+      }
+    };
+    if (dims_[2] == 1) {
+      // One cell along z: the cells (i, first[1] .. last[1], 0) are consecutive, one stretch
+      // (the same spheres in the same order as row by row).
+      for (int i = first[0]; i <= last[0]; ++i) {
+        join(start_[static_cast<std::size_t>(flat(i, first[1], 0))],
+             start_[static_cast<std::size_t>(flat(i, last[1], 0) + 1)]);
+      }
+    } else {
+      for (int i = first[0]; i <= last[0]; ++i) {
+        for (int j = first[1]; j <= last[1]; ++j) {
+          const int row = flat(i, j, 0);
+          join(start_[static_cast<std::size_t>(row + first[2])], start_[static_cast<std::size_t>(row + last[2] + 1)]);
         }
       }
     }
@@ -458,8 +480,12 @@ class SphereGrid {
       for (int k = 0; k < 3; ++k) {
         const double wanted = cell > 0 ? std::ceil(extent[k] / cell) : 1;
         dims_[k] = proxima::detail::clamped_int(wanted, 1, kMaxGridCells);
-        inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
       }
+      if (dims_[0] >= kFlatMinCells && dims_[1] >= kFlatMinCells && dims_[2] <= kFlatThinCells) {
+        dims_[2] = 1;
+        dims_[1] = std::min(kMaxGridCells, kFlatRowRefine * dims_[1]);
+      }
+      for (int k = 0; k < 3; ++k) inv_cell_[k] = extent[k] > 0 ? dims_[k] / extent[k] : 0;
       for (int k = 0; k < 3; ++k) last_cell_[k] = dims_[k] - 1;
       for (std::size_t i = 0; i < spheres.size(); ++i) {
         cell_of_[i] = flat(index(spheres[i].center, 0), index(spheres[i].center, 1), index(spheres[i].center, 2));
@@ -521,17 +547,25 @@ class SphereGrid {
       return;
     }
     int run0 = 0, run1 = 0;
-    for (int i = first[0]; i <= last[0]; ++i) {
-      for (int j = first[1]; j <= last[1]; ++j) {
-        const int row = flat(i, j, 0);
-        const int q0 = start_[static_cast<std::size_t>(row + first[2])];
-        const int q1 = start_[static_cast<std::size_t>(row + last[2] + 1)];
-        if (q0 == run1) {
-          run1 = q1;
-        } else if (q0 != q1) {
-          run(run0, run1);
-          run0 = q0;
-          run1 = q1;
+    auto join = [&](int q0, int q1) __attribute__((target("avx2"), always_inline)) {
+      if (q0 == run1) {
+        run1 = q1;
+      } else if (q0 != q1) {
+        run(run0, run1);
+        run0 = q0;
+        run1 = q1;
+      }
+    };
+    if (dims_[2] == 1) {  // one stretch per x index (see for_overlapping)
+      for (int i = first[0]; i <= last[0]; ++i) {
+        join(start_[static_cast<std::size_t>(flat(i, first[1], 0))],
+             start_[static_cast<std::size_t>(flat(i, last[1], 0) + 1)]);
+      }
+    } else {
+      for (int i = first[0]; i <= last[0]; ++i) {
+        for (int j = first[1]; j <= last[1]; ++j) {
+          const int row = flat(i, j, 0);
+          join(start_[static_cast<std::size_t>(row + first[2])], start_[static_cast<std::size_t>(row + last[2] + 1)]);
         }
       }
     }
@@ -1044,6 +1078,59 @@ __attribute__((target("avx2"))) void velocities_avx2(const Screw& screw, const V
 }
 #endif
 
+#ifdef PROXIMA_CCD_SSE2
+// out[i] = screw.speed(screw.axis_distance(sp[i].center) + sp[i].radius) (a feature's growth, the
+// query's sphere_growth) for the first 4 floor(n / 4) spheres, four at a time: returns how many it
+// made (none for a screw of angle 0, whose axis distance is 0: the caller's scalar loop). The same
+// operations in the same order on each lane as the scalar ones (Eigen's cross product a_i w_j -
+// a_j w_i, the sum of squares (c0^2 + c1^2) + c2^2, sqrt correctly rounded in both, no fused
+// multiply-add under this target); a lane whose sum of squares is outside speed()'s range takes
+// std::hypot as speed() does. So the same bits. (The scalar growths were about 2.7% of the tori's
+// first contact.)
+__attribute__((target("avx2"))) std::size_t growths_avx2(const Screw& screw, const FeatureSphere* sp, double* out,
+                                                         std::size_t n) {
+  static_assert(sizeof(FeatureSphere) == 4 * sizeof(double));
+  if (screw.angle == 0) return 0;
+  const __m256d a0 = _mm256_set1_pd(screw.axis[0]), a1 = _mm256_set1_pd(screw.axis[1]),
+                a2 = _mm256_set1_pd(screw.axis[2]);
+  const __m256d u0 = _mm256_set1_pd(screw.axis_point[0]), u1 = _mm256_set1_pd(screw.axis_point[1]),
+                u2 = _mm256_set1_pd(screw.axis_point[2]);
+  const __m256d theta = _mm256_set1_pd(screw.angle), gg = _mm256_set1_pd(screw.glide * screw.glide);
+  const __m256d low = _mm256_set1_pd(0x1p-900), high = _mm256_set1_pd(0x1p900);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    // Four spheres (x, y, z, r) transposed to lanes.
+    const double* p = sp[i].center.data();
+    const __m256d s0 = _mm256_loadu_pd(p), s1 = _mm256_loadu_pd(p + 4), s2 = _mm256_loadu_pd(p + 8),
+                  s3 = _mm256_loadu_pd(p + 12);
+    const __m256d t0 = _mm256_unpacklo_pd(s0, s1), t1 = _mm256_unpackhi_pd(s0, s1), t2 = _mm256_unpacklo_pd(s2, s3),
+                  t3 = _mm256_unpackhi_pd(s2, s3);
+    const __m256d w0 = _mm256_sub_pd(_mm256_permute2f128_pd(t0, t2, 0x20), u0);
+    const __m256d w1 = _mm256_sub_pd(_mm256_permute2f128_pd(t1, t3, 0x20), u1);
+    const __m256d w2 = _mm256_sub_pd(_mm256_permute2f128_pd(t0, t2, 0x31), u2);
+    const __m256d r = _mm256_permute2f128_pd(t1, t3, 0x31);
+    const __m256d c0 = _mm256_sub_pd(_mm256_mul_pd(a1, w2), _mm256_mul_pd(a2, w1));
+    const __m256d c1 = _mm256_sub_pd(_mm256_mul_pd(a2, w0), _mm256_mul_pd(a0, w2));
+    const __m256d c2 = _mm256_sub_pd(_mm256_mul_pd(a0, w1), _mm256_mul_pd(a1, w0));
+    const __m256d dist = _mm256_sqrt_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c0, c0), _mm256_mul_pd(c1, c1)), _mm256_mul_pd(c2, c2)));
+    const __m256d a = _mm256_mul_pd(theta, _mm256_add_pd(dist, r));
+    const __m256d sq = _mm256_add_pd(_mm256_mul_pd(a, a), gg);
+    _mm256_storeu_pd(out + i, _mm256_sqrt_pd(sq));
+    const int in_range = _mm256_movemask_pd(
+        _mm256_and_pd(_mm256_cmp_pd(sq, low, _CMP_GE_OQ), _mm256_cmp_pd(sq, high, _CMP_LE_OQ)));
+    if (in_range != 15) {
+      alignas(32) double lanes[4];
+      _mm256_store_pd(lanes, a);
+      for (int j = 0; j < 4; ++j) {
+        if (!((in_range >> j) & 1)) out[i + static_cast<std::size_t>(j)] = std::hypot(lanes[j], screw.glide);
+      }
+    }
+  }
+  return i;
+}
+#endif
+
 class Solver {
  public:
   Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
@@ -1305,6 +1392,32 @@ double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, co
   return worst;
 }
 
+int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, const Mesh& m, const Pose& b_start,
+                                        const Pose& b_end, int& compared) {
+  compared = 0;
+#ifdef PROXIMA_CCD_SSE2
+  if (!kCcdHaveAvx2) return 0;
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  Body body;
+  make_body(m, a_start.inverse() * b_start, body);
+  int wrong = 0;
+  // Growths of every face, vertex and edge sphere, bit for bit.
+  for (const std::vector<FeatureSphere>* spheres : {&body.fs, &body.vs, &body.es}) {
+    std::vector<double> out(spheres->size());
+    const std::size_t made = growths_avx2(screw, spheres->data(), out.data(), spheres->size());
+    for (std::size_t i = 0; i < made; ++i) {
+      const double want = screw.speed(screw.axis_distance((*spheres)[i].center) + (*spheres)[i].radius);
+      wrong += std::memcmp(&want, &out[i], sizeof(double)) != 0;
+      ++compared;
+    }
+  }
+  return wrong;
+#else
+  (void)a_start, (void)a_end, (void)m, (void)b_start, (void)b_end;
+  return 0;
+#endif
+}
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
@@ -1513,8 +1626,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk
   // features when the slab loop first finds the run near A (most runs of a large B never are in a
   // first-contact query), and only for the faces and edges the facing flags keep (the slab loops
-  // skip the others before reading them; 0 for them). A vertex's growth is made on first use (-1
-  // until then: a speed is >= 0 or NaN), as the edges read their start vertex's.
+  // skip the others before reading them; 0 for them). A vertex's growth is made with its run or when
+  // an edge first reads its start vertex's (-1 until then: a speed is >= 0 or NaN).
   std::vector<double> face_growth = std::move(work.face_growth), vertex_growth = std::move(work.vertex_growth),
                       edge_growth = std::move(work.edge_growth);
   std::vector<double> edge_speed = std::move(work.edge_speed), edge_start_speed = std::move(work.edge_start_speed),
@@ -1527,10 +1640,6 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   edge_perp.resize(static_cast<std::size_t>(b.num_edges()));
   auto sphere_growth = [&](const FeatureSphere& sp) {
     return screw.speed(screw.axis_distance(sp.center) + sp.radius);
-  };
-  auto vertex_growth_of = [&](std::size_t v) {
-    if (vertex_growth[v] < 0) vertex_growth[v] = sphere_growth(body_b.vs[v]);
-    return vertex_growth[v];
   };
   std::vector<FeatureChunk> face_chunks = std::move(work.face_chunks), vertex_chunks = std::move(work.vertex_chunks),
                             edge_chunks = std::move(work.edge_chunks);
@@ -1550,12 +1659,25 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     return std::pair(c * kChunk, std::min((c + 1) * kChunk, n));
   };
   // The run's growths, and then its growth the largest of them (as the runs had before).
+  // out[i] = sphere_growth(sp[i]) for first <= i < last (four at a time with AVX2, the same bits:
+  // growths_avx2).
+  auto growths = [&](const std::vector<FeatureSphere>& sp, std::size_t first, std::size_t last, double* out) {
+    std::size_t i = first;
+#ifdef PROXIMA_CCD_SSE2
+    if (kCcdHaveAvx2 && t_grid_avx2_allowed) i += growths_avx2(screw, sp.data() + first, out + first, last - first);
+#endif
+    for (; i < last; ++i) out[i] = sphere_growth(sp[i]);
+  };
   auto ready_faces = [&](std::size_t c) {
     const auto [first, last] = chunk_range(c, body_b.fs.size());
-    double g = 0;
     for (std::size_t i = first; i < last; ++i) {
       if (b_face_fwd[i]) make_face_sphere(b, body_b, i);
-      face_growth[i] = b_face_fwd[i] ? sphere_growth(body_b.fs[i]) : 0.0;
+    }
+    // (of every face of the run: those not made read last query's spheres or zeros, then 0 below)
+    growths(body_b.fs, first, last, face_growth.data());
+    double g = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      if (!b_face_fwd[i]) face_growth[i] = 0.0;
       g = std::max(g, face_growth[i]);
     }
     if (face_chunks[c].growth >= 0) face_chunks[c].growth = g;
@@ -1563,27 +1685,37 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   };
   auto ready_vertices = [&](std::size_t c) {
     const auto [first, last] = chunk_range(c, body_b.vs.size());
+    // (a vertex whose growth was made already gets the same number again)
+    growths(body_b.vs, first, last, vertex_growth.data());
     double g = 0;
-    for (std::size_t i = first; i < last; ++i) g = std::max(g, vertex_growth_of(i));
+    for (std::size_t i = first; i < last; ++i) g = std::max(g, vertex_growth[i]);
     if (vertex_chunks[c].growth >= 0) vertex_chunks[c].growth = g;
     vertex_chunk_ready[c] = 1;
   };
   auto ready_edges = [&](std::size_t c) {
     const auto [first, last] = chunk_range(c, body_b.es.size());
+    for (std::size_t e = first; e < last; ++e) {
+      b_edge_ok[e] = edge_usable(b.edge(static_cast<int>(e)), b_face_fwd);
+      if (b_edge_ok[e] && !b_edges_made) make_edge_sphere(b, body_b, e);
+    }
+    // (of every edge of the run: those not usable read last query's spheres or zeros, then 0 below)
+    growths(body_b.es, first, last, edge_growth.data());
     double g = 0;
     for (std::size_t e = first; e < last; ++e) {
-      edge_growth[e] = 0;
-      b_edge_ok[e] = edge_usable(b.edge(static_cast<int>(e)), b_face_fwd);
-      if (!b_edge_ok[e]) continue;  // never read
-      if (!b_edges_made) make_edge_sphere(b, body_b, e);
-      edge_growth[e] = sphere_growth(body_b.es[e]);
+      if (!b_edge_ok[e]) {  // never read
+        edge_growth[e] = 0;
+        continue;
+      }
       g = std::max(g, edge_growth[e]);
       const mesh::Edge& ed = b.edge(static_cast<int>(e));
       const double r0 = screw.axis_distance(body_b.v[ed.v0]);
       const Vec3 d = body_b.v[ed.v1] - body_b.v[ed.v0];
       edge_speed[e] = screw.speed(r0 + d.norm());
-      // The speed of the start vertex, which its growth is (speed(r0 + 0) == speed(r0)).
-      edge_start_speed[e] = vertex_growth_of(static_cast<std::size_t>(ed.v0));
+      // The speed of the start vertex, which its growth is: speed(r0 + 0) == speed(r0) (the vertex
+      // sphere's centre is the vertex, its radius 0; r0 is >= 0 or NaN).
+      const std::size_t v0 = static_cast<std::size_t>(ed.v0);
+      if (vertex_growth[v0] < 0) vertex_growth[v0] = screw.speed(r0);
+      edge_start_speed[e] = vertex_growth[v0];
       edge_perp[e] = screw.angle == 0 ? 0 : screw.axis.cross(d).norm();
     }
     if (edge_chunks[c].growth >= 0) edge_chunks[c].growth = g;
@@ -1726,6 +1858,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // (no trigonometry per pair). Each drops a pair only when its contact function cannot vanish in
   // the slab: |f(mid)| exceeds the slope bound times the half width plus a margin (pad, or
   // la lb pad for the edge triple product) that dwarfs the rounding of either evaluation.
+  const double a_center_max = body_a.whole.center.cwiseAbs().maxCoeff();  // (chunk_near's margin)
   for (int k = 0; k < slabs; ++k) {
     const double s0 = static_cast<double>(k) / slabs, s1 = static_cast<double>(k + 1) / slabs;
     // The window [mid - half, mid + half] on which the culls below bound the pairs' contact
@@ -1801,11 +1934,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // |c - C| + r <= R of the run's centre C and the placement keeps distances, so
     // |P(c) - a| >= |P(C) - a| - (R - r) > r_a + r + g half + pad when |P(C) - a| exceeds
     // r_a + R + G half + pad; the margin (1e-9 of the lengths involved) covers the rounding.
-    const Vec3& a_center = body_a.whole.center;
-    auto chunk_near = [&](const FeatureChunk& ch) {
-      if (ch.growth < 0) return true;
-      const Vec3 c = mid_pose.apply(ch.center);
-      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center.cwiseAbs().maxCoeff());
+    // (c: the run's centre placed at the middle, mid_pose.apply(ch.center), made once for both tests)
+    auto chunk_near = [&](const FeatureChunk& ch, const Vec3& c) {
+      const double margin = 1e-9 * (scale + ch.radius + c.cwiseAbs().maxCoeff() + a_center_max);
       return overlap(body_a.whole, c, ch.radius + ch.growth * half + margin, pad);
     };
     // Is a run of B's features possibly near one of A's runs of the kind its features pair with
@@ -1818,9 +1949,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // the slab would see one. (Testing each feature of a run near A against the
     // A runs near the run, before its grid query, saved 0.4-1.1% more on the first contacts of the
     // tori and the L-prism/torus and cost 0.3% over all collisions on the cubes: not kept.)
-    auto runs_near = [&](const FeatureChunk& ch, const ARuns::Kind& kind) {
-      if (ch.growth < 0 || kind.runs.size() < 2) return true;  // one run: the whole spheres' test
-      const Vec3 c = mid_pose.apply(ch.center);
+    auto runs_near = [&](const FeatureChunk& ch, const Vec3& c, const ARuns::Kind& kind) {
+      if (kind.runs.size() < 2) return true;  // one run: the whole spheres' test
       const double r = ch.radius + ch.growth * half;
       const double grown = r + 1e-9 * (scale + kind.reach + r + c.cwiseAbs().maxCoeff());
 #ifdef PROXIMA_CCD_SSE2
@@ -1835,7 +1965,9 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     // Both tests of a run of B: near A's whole sphere and, with use_a_runs, near A's runs of the
     // kind its features pair with.
     auto run_near = [&](const FeatureChunk& ch, const ARuns::Kind& paired) {
-      return chunk_near(ch) && (!use_a_runs || runs_near(ch, paired));
+      if (ch.growth < 0) return true;
+      const Vec3 c = mid_pose.apply(ch.center);
+      return chunk_near(ch, c) && (!use_a_runs || runs_near(ch, c, paired));
     };
     auto chunk_end = [](std::size_t c, int n) {
       return static_cast<int>(std::min((c + 1) * kChunk, static_cast<std::size_t>(n)));
