@@ -117,19 +117,17 @@ struct Pair {
   const Vec3 common = q.s.b + (0.5 * (lo + hi)) * u;
   return q.a->strictly_contains(common) && q.b->strictly_contains(q.b_in_a.apply_inverse(common));
 }
-/// The edges of `from`'s vertex farthest along dir (in `from`'s frame), clipped against the other
-/// body's planes (`to` placed by to_from: x_to = to_from(x_from)); a piece strictly inside `to` is
-/// a common point (on `from`'s boundary, inside `to`), as the first support pair's test takes it.
-bool support_edges_cross(const Polytope& from, const Vec3& dir, const Planes& to_planes, const Polytope& to,
-                         const Pose& to_from_inverse) {
+/// The edges of `from`'s vertex farthest along dir (in `from`'s frame) crossing `to`'s interior
+/// (`to` placed by to_from: x_to = to_from(x_from)): the library's test, Polytope::strictly_crossed_by
+/// (what this census found, built into gjk::distance as GjkOptions::support_edge_overlap).
+bool support_edges_cross(const Polytope& from, const Vec3& dir, const Polytope& to, const Pose& to_from_inverse) {
   const int i = from.support_index(dir);
   const Vec3 p = from.vertices()[static_cast<std::size_t>(i)];
   const Vec3 p_to = to_from_inverse.apply_inverse(p);
+  Vec3 inside;
   for (const int j : from.neighbors(i)) {
     const Vec3 e_to = to_from_inverse.rotate_inverse(from.vertices()[static_cast<std::size_t>(j)] - p);
-    const Interval t = clip(to_planes, p_to, e_to);
-    const double lo = std::max(t.lo, 0.0), hi = std::min(t.hi, 1.0);
-    if (lo < hi && to.strictly_contains(p_to + (0.5 * (lo + hi)) * e_to)) return true;
+    if (to.strictly_crossed_by(p_to, e_to, inside)) return true;
   }
   return false;
 }
@@ -154,8 +152,8 @@ bool edge_points_test(const Pair& q, int parts) {
 }
 /// A's support vertex's edges inside B, then B's (along -d) inside A.
 [[gnu::noinline]] bool edges_test(const Pair& q) {
-  if (support_edges_cross(*q.a, q.d, *q.pb, *q.b, q.b_in_a)) return true;
-  return support_edges_cross(*q.b, q.b_in_a.rotate_inverse(-q.d), *q.pa, *q.a, q.b_in_a.inverse());
+  if (support_edges_cross(*q.a, q.d, *q.b, q.b_in_a)) return true;
+  return support_edges_cross(*q.b, q.b_in_a.rotate_inverse(-q.d), *q.a, q.b_in_a.inverse());
 }
 bool point_test(const Pair& q, const Vec3& x) {
   return q.a->strictly_contains(x) && q.b->strictly_contains(q.b_in_a.apply_inverse(x));
