@@ -972,10 +972,8 @@ class Resolver {
   // orientation of the normal (properness.hpp, edge_improper_near).
 
   // detail::edge_improper_near (properness.hpp) for edges ea and eb at the time whose
-  // {sin(s theta), 1 - cos(s theta)} is `turned`, on the per-query TurnBasis: B's edge turned as
-  // edge_improper_near turns it, then edge_improper_near_turned, which turns B's face normals only
-  // when A's terms do not decide (cost only: the same operations in the same order, so the same
-  // answer; on the tori A's terms decide most tests).
+  // {sin(s theta), 1 - cos(s theta)} is `turned`, on the per-query TurnBasis: the same operations
+  // in the same order, so the same answer.
   bool improper_near(int ea, int eb, std::pair<double, double> turned, double width) {
     if (!cull_) return false;
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
@@ -1001,17 +999,39 @@ class Resolver {
       }
       return basis_.b_normal[i];
     };
+    const double theta = screw_.angle;
     const double sn = turned.first, vers = turned.second;
+    const Vec3& ua = basis_.a_unit[ia];
     const std::array<Vec3, 3>& b_unit = basis_.b_unit[ib];
     const Vec3 ub = b_unit[0] + sn * b_unit[1] + vers * b_unit[2];
-    // B's face normals turned only when A's terms do not decide (edge_improper_near_turned).
-    const auto turned_normal_b = [&](int right) {
-      const int f = right ? edge_b.face_right : edge_b.face_left;
-      const std::array<Vec3, 2>& t = normal(f);
-      return Vec3(b_.n[static_cast<std::size_t>(f)] + sn * t[0] + vers * t[1]);
-    };
-    return detail::edge_improper_near_turned(edge_a, edge_b, a_.n, basis_.a_unit[ia], ub, turned_normal_b,
-                                             screw_.angle, width, opt_.properness_threshold);
+    const Vec3 cr = ua.cross(ub);
+    const double length = cr.norm();
+    const double sine = length - theta * width;
+    if (!(sine > 0)) return false;
+    // edge_properness_terms with n = cr / length and B's normals turned.
+    const Vec3 n(cr / length);
+    const Vec3 na = n.cross(ua), nb = n.cross(ub);
+    std::array<double, 4> value{};
+    int count = 0;
+    value[static_cast<std::size_t>(count++)] = na.dot(a_.n[edge_a.face_left]);
+    if (edge_a.face_right >= 0) value[static_cast<std::size_t>(count++)] = -na.dot(a_.n[edge_a.face_right]);
+    {
+      const std::array<Vec3, 2>& t = normal(edge_b.face_left);
+      const Vec3 turned_normal = b_.n[edge_b.face_left] + sn * t[0] + vers * t[1];
+      value[static_cast<std::size_t>(count++)] = -nb.dot(turned_normal);
+    }
+    if (edge_b.face_right >= 0) {
+      const std::array<Vec3, 2>& t = normal(edge_b.face_right);
+      const Vec3 turned_normal = b_.n[edge_b.face_right] + sn * t[0] + vers * t[1];
+      value[static_cast<std::size_t>(count++)] = nb.dot(turned_normal);
+    }
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (int i = 0; i < count; ++i) {
+      low = std::min(low, value[static_cast<std::size_t>(i)]);
+      high = std::max(high, value[static_cast<std::size_t>(i)]);
+    }
+    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
+    return std::max(low, -high) + drift < opt_.properness_threshold;
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time
