@@ -413,8 +413,102 @@ TEST(Polytope, FusedPairSupportIsTheTwoScans) {
       const detail::PolytopePairSupport s = detail::polytope_pair_support_avx2(a, b, b_in_a, d);
       ASSERT_EQ(s.index_a, a.scan(d)) << "trial " << trial << " d " << d.transpose();
       ASSERT_EQ(s.index_b, b.scan(b_in_a.rotate_inverse(-d))) << "trial " << trial << " d " << d.transpose();
+      // With hints (the certified climbs' starts: random vertices, out-of-range ones, the answers
+      // themselves): the same vertices, and the w-only call the same bits.
+      std::uniform_int_distribution<int> hint_a(-1, a.size()), hint_b(-1, b.size());
+      for (int h = 0; h < 4; ++h) {
+        const int ha = h == 0 ? s.index_a : hint_a(rng);
+        const int hb = h == 0 ? s.index_b : hint_b(rng);
+        const detail::PolytopePairSupport t = detail::polytope_pair_support_avx2(a, b, b_in_a, d, ha, hb);
+        ASSERT_EQ(t.index_a, s.index_a) << "trial " << trial << " hints " << ha << " " << hb << " d " << d.transpose();
+        ASSERT_EQ(t.index_b, s.index_b) << "trial " << trial << " hints " << ha << " " << hb << " d " << d.transpose();
+        int ia = ha;
+        int ib = hb;
+        const Vec3 w = detail::polytope_pair_support_w_avx2(a, b, b_in_a, d, ia, ib);
+        ASSERT_EQ(ia, s.index_a) << "trial " << trial;
+        ASSERT_EQ(ib, s.index_b) << "trial " << trial;
+        ASSERT_TRUE(w == s.w || (w.hasNaN() && s.w.hasNaN())) << "trial " << trial;
+      }
     }
   }
+}
+
+// Polytope::certified_climb (the fused pair support's shortcut) against the scan, its oracle: an
+// answer >= 0 must be scan(d)'s vertex, on tie-heavy lattice hulls, random hulls at extreme
+// scales, directions across hull edges (exact or rounding-level ties between neighbours) and odd
+// directions, from every start; the AVX2 loop must give the portable loop's answer. The
+// certificate and the tie step must answer often (a shortcut that always declines is useless),
+// and flat sets and hulls that climb never get a certificate.
+TEST(Polytope, CertifiedClimbIsTheScan) {
+  const std::uint64_t seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> coord(-3, 3);
+  std::normal_distribution<double> normal;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  long answered = 0;
+  long tie_answered = 0;  // a direction across an edge, answered
+  long calls = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<Vec3> points;
+    const int count = 4 + trial % 44;
+    const double scale = trial % 5 == 3 ? 1e-150 : (trial % 5 == 4 ? 1e150 : 1.0);
+    for (int i = 0; i < count; ++i) {
+      if (trial % 2 == 0) {
+        points.emplace_back(coord(rng), coord(rng), coord(rng));
+      } else {
+        points.emplace_back(normal(rng), normal(rng), normal(rng));
+      }
+      points.back() *= scale;
+    }
+    const Polytope p(points);
+    std::vector<Vec3> dirs = {Vec3::Zero(), Vec3(nan, 0, 0), Vec3(inf, 1, 0), Vec3(1e300, -1e300, 1e300)};
+    for (int x = -1; x <= 1; ++x) {
+      for (int y = -1; y <= 1; ++y) {
+        for (int z = -1; z <= 1; ++z) dirs.emplace_back(x, y, z);
+      }
+    }
+    for (int k = 0; k < 8; ++k) dirs.emplace_back(normal(rng), normal(rng), normal(rng));
+    // Across edges: d perpendicular to an edge (i, j), tilted towards the outside of the hull, so
+    // i and j tie in exact arithmetic as the top pair of many of them.
+    std::vector<bool> across(dirs.size(), false);
+    for (int k = 0; k < 16 && p.dimension() == 3; ++k) {
+      const int i = std::uniform_int_distribution<int>(0, p.size() - 1)(rng);
+      const auto nbrs = p.neighbors(i);
+      const int j = nbrs[std::uniform_int_distribution<std::size_t>(0, nbrs.size() - 1)(rng)];
+      const Vec3 e = p.vertices()[static_cast<std::size_t>(j)] - p.vertices()[static_cast<std::size_t>(i)];
+      const Vec3 outward = p.vertices()[static_cast<std::size_t>(i)] - p.bounding_sphere().center;
+      const Vec3 d = outward - e * (outward.dot(e) / e.squaredNorm());
+      dirs.push_back(d);
+      across.push_back(true);
+    }
+    for (std::size_t k = 0; k < dirs.size(); ++k) {
+      const Vec3& d = dirs[k];
+      const int expected = p.scan(d);
+      for (int start = -1; start <= p.size(); ++start) {
+        for (int moves = 0; moves <= 2; ++moves) {
+          const int got = p.certified_climb(d, start, moves);
+          ++calls;
+          if (got >= 0) {
+            ASSERT_EQ(got, expected) << "seed " << seed << " trial " << trial << " start " << start << " moves "
+                                     << moves << " d " << d.transpose();
+            ++answered;
+            if (across[k] && start != expected) ++tie_answered;
+          }
+          if (p.dimension() != 3 || p.size() >= kPolytopeHillClimbMinVertices) {
+            ASSERT_EQ(got, -1) << "seed " << seed << " trial " << trial;
+          }
+          if (detail::kPolytopeHaveAvx2) {
+            ASSERT_EQ(detail::certified_climb_avx2(p, d, start, moves), got)
+                << "seed " << seed << " trial " << trial << " start " << start << " moves " << moves << " d "
+                << d.transpose();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(answered, calls / 10) << "seed " << seed;
+  EXPECT_GT(tie_answered, 100) << "seed " << seed;
 }
 
 // The climb-start cube map (detail::start_cell): every cell's centre direction maps back to the

@@ -49,9 +49,10 @@ class MinkowskiDifference {
   SupportPoint support(const Vec3& d) {
     if constexpr (kPolytopePair) {
       if (fused_) {  // two scanned polytopes: both scans in one call, same answer bit for bit
-        const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
-        hint_a_ = s.index_a;
-        hint_b_ = s.index_b;
+        const proxima::detail::PolytopePairSupport s =
+            proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d, previous_a_, previous_b_);
+        hint_a_ = previous_a_ = s.index_a;
+        hint_b_ = previous_b_ = s.index_b;
         return {s.w, s.a, s.b};
       }
     }
@@ -63,7 +64,12 @@ class MinkowskiDifference {
   /// support(d).w alone (the same bits), for loops that never read the witnesses.
   Vec3 support_w(const Vec3& d) {
     if constexpr (kPolytopePair) {
-      if (fused_) return proxima::detail::polytope_pair_support_w_avx2(a_, b_, b_in_a_, d, hint_a_, hint_b_);
+      if (fused_) {
+        const Vec3 w = proxima::detail::polytope_pair_support_w_avx2(a_, b_, b_in_a_, d, previous_a_, previous_b_);
+        hint_a_ = previous_a_;
+        hint_b_ = previous_b_;
+        return w;
+      }
     }
     const Vec3 sa = core_support(a_, d, hint_a_);
     const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
@@ -86,6 +92,11 @@ class MinkowskiDifference {
   const B& b_;
   Pose b_in_a_;
   bool fused_ = false;  // kPolytopePair and both scan, on an AVX2 CPU
+  // The fused path's previous vertices (-1 before its first call): where its certified climbs
+  // start. Kept apart from the hints, which a warm start overwrites (-1 on a cold one) between the
+  // first support pair and the GJK run.
+  int previous_a_ = -1;
+  int previous_b_ = -1;
 };
 
 }  // namespace proxima::gjk

@@ -59,14 +59,24 @@ namespace detail {
 /// The support of A - B in direction d (A's frame) when both polytopes scan and the CPU has AVX2:
 /// a = A's scan(d), b = b_in_a.apply(B's scan(b_in_a.rotate_inverse(-d))), in one out-of-line call
 /// (both scans inlined). Same arithmetic, same vertices and the same bits as the two separate
-/// support calls of gjk::MinkowskiDifference. Call only when kPolytopeHaveAvx2.
+/// support calls of gjk::MinkowskiDifference. `hint_a`, `hint_b`: the indices a previous call
+/// returned (or -1): the start of a certified climb (Polytope::certified_climb), whose vertex is the
+/// answer without the scan (the same vertex the scan picks). Call only when kPolytopeHaveAvx2.
 PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
-                                               const Vec3& d);
+                                               const Vec3& d, int hint_a = -1, int hint_b = -1);
 
-/// The w of polytope_pair_support_avx2 (same bits), the vertex indices into index_a, index_b. Call
-/// only when kPolytopeHaveAvx2.
+/// The w of polytope_pair_support_avx2 (same bits); index_a, index_b: in, the hints (as
+/// polytope_pair_support_avx2's, -1 for none); out, the vertex indices. Call only when
+/// kPolytopeHaveAvx2.
 Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
                                   int& index_a, int& index_b);
+
+/// polytope.cpp's view of a Polytope's neighbour blocks (for its AVX2 loops).
+struct PolytopeBlocks;
+
+/// Polytope::certified_climb four lanes at a time (the same products, moves and answer). Call only
+/// when kPolytopeHaveAvx2.
+int certified_climb_avx2(const Polytope& p, const Vec3& d, int start, int max_moves);
 
 /// The cell of the climb-start cube map (PolytopeData::start_cells) that the ray of direction d
 /// crosses: face 2a + (d_a < 0) for the axis a of d's largest magnitude (the first on ties), then
@@ -141,6 +151,15 @@ struct PolytopeData {
   /// vertices (those scan).
   int start_resolution = 0;
   std::vector<int> start_cells;
+  /// The certified climb's neighbour blocks (Polytope::certified_climb), for solids that scan
+  /// (fewer than kPolytopeHillClimbMinVertices vertices; empty otherwise): for vertex i,
+  /// neighbour_blocks[24 i ..] holds x[8] | y[8] | z[8] of its neighbours in adjacency order, the
+  /// lanes past its degree copies of the first (they never win a tie against it), so one block
+  /// gives all its neighbours' products in two 4-wide passes; neighbour_block_vertices[8 i + lane]
+  /// is that lane's vertex, -1 in lane 0 for a vertex of more than kNeighbourBlockLanes neighbours
+  /// (no block: the climb stops there).
+  std::vector<double> neighbour_blocks;
+  std::vector<int> neighbour_block_vertices;
   std::vector<Vec3> vertices;            ///< hull vertices, local frame
   std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
   std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges), same order as climb
@@ -236,6 +255,41 @@ class Polytope {
   /// vertex index): moves to the best strictly better neighbour until none is better. Each move
   /// strictly increases d . x, so it stops after at most size() - 1 moves; that bound is the cap.
   int climb(const Vec3& d, int start) const;
+  /// scan(d)'s vertex found by climbing from `start` (any int; out of range gives -1) with a
+  /// certificate: at each visited vertex, the largest product d . x of its neighbours (one
+  /// neighbour block, PolytopeData::neighbour_blocks) is compared with the vertex's own: more than
+  /// certificate_margin(d) below it, the vertex is the answer; more than the margin above, the walk
+  /// moves to that neighbour (the first lane holding it), at most `max_moves` times; within the
+  /// margin (a tie or a rounding-level difference), the tie step of src/shapes/polytope.cpp settles
+  /// a single near neighbour q whose other neighbours are all below the margin (the answer is the
+  /// larger of the two rounded products, the smaller index on equal ones, as the scan's); anything
+  /// else gives -1 (the caller scans). Why the answer is scan(d)'s vertex: on a convex polytope the
+  /// second-highest vertex along d is a neighbour of a unique highest one (the cap above the
+  /// second's level is a pyramid on the highest vertex, whose edges are hull edges), so when a
+  /// vertex beats its neighbours by more than the rounding of any evaluation of the products (plus
+  /// a wide allowance for qhull's near-coplanar merging), every other vertex's rounded product,
+  /// the scan's included, is strictly below its own: no tie, the same vertex. Also -1 on NaN or
+  /// infinite directions, at a vertex of more than kNeighbourBlockLanes neighbours, and on hulls
+  /// without blocks (flat or collinear sets, hulls that climb). The portable loop of
+  /// detail::certified_climb_avx2 (same products, same moves, same answer); no allocation.
+  int certified_climb(const Vec3& d, int start, int max_moves) const;
+  /// Lanes of a neighbour block (PolytopeData::neighbour_blocks).
+  static constexpr int kNeighbourBlockLanes = 8;
+  /// The margin certified_climb requires: kSupportCertificateRelativeMargin x |d|_inf x the largest
+  /// |x| + |y| + |z| of a vertex (which bounds |d . x| through |d|_inf; each product's rounding is
+  /// below 3 ulps of it), plus kSupportCertificateAbsoluteMargin for products in the subnormal range.
+  double certificate_margin(const Vec3& d) const {
+    const double d_inf = std::max(std::abs(d.x()), std::max(std::abs(d.y()), std::abs(d.z())));
+    return d_inf * certificate_scale_ + kSupportCertificateAbsoluteMargin;
+  }
+  /// 2^-40: about 8,000 ulps of the products' bound, against 4 x 3 ulps of rounding (the
+  /// certificate's products and the scan's, each within 3 ulps of the exact value).
+  static constexpr double kSupportCertificateRelativeMargin = 0x1p-40;
+  /// 2^-1000: far above the absolute rounding of subnormal products (2^-1074 per operation).
+  static constexpr double kSupportCertificateAbsoluteMargin = 0x1p-1000;
+  /// 2^980: below it, |d|_inf x (largest |x| + |y| + |z|) < 2^1020, so no product overflows and
+  /// none is NaN (finite coordinates); certified_climb declines larger (or NaN) margins.
+  static constexpr double kSupportCertificateMaxMargin = 0x1p980;
 
   /// Number of hull vertices.
   int size() const noexcept { return size_; }
@@ -302,7 +356,8 @@ class Polytope {
 
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
-                                                                         const Vec3&);
+                                                                         const Vec3&, int, int);
+  friend struct detail::PolytopeBlocks;
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
   double dot(const Vec3& d, int i) const {
@@ -329,6 +384,11 @@ class Polytope {
   std::size_t padded_ = 0;
   std::size_t planes_padded_ = 0;  // data_->planes_padded: 0 when there is no interior test
   double interior_margin_ = 0;     // data_->interior_margin
+  // kSupportCertificateRelativeMargin x the largest |x| + |y| + |z| of a vertex (certificate_margin).
+  double certificate_scale_ = 0;
+  // data_->neighbour_blocks.data() and data_->neighbour_block_vertices.data(); null without blocks.
+  const double* neighbour_blocks_ = nullptr;
+  const int* neighbour_block_vertices_ = nullptr;
   int size_ = 0;
 };
 
