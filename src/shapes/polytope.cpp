@@ -253,17 +253,20 @@ __attribute__((target("avx2"), always_inline)) inline int certified_climb_avx2_i
 }
 
 // scan_small_avx2's vertex, without the scan when a certified climb from `previous` (the vertex
-// the previous call returned) settles it within kHintedClimbMaxMoves moves: GJK's direction turns
-// little between the iterations of the pairs that take few of them, so the previous vertex is
-// usually the answer or a neighbour of it, and a neighbour block or two cost less than the
-// 32-vertex scan. A first call (previous -1) scans directly.
-constexpr int kHintedClimbMaxMoves = 1;
-__attribute__((target("avx2"), always_inline)) inline int hinted_scan_small_avx2(const Polytope& p, const double* x,
-                                                                               std::size_t padded, int previous,
-                                                                               const Vec3& d) {
+// the previous call returned) settles it within kClimbedSupportMaxMoves moves: GJK's direction
+// turns little between the iterations of the pairs that take few of them, so the previous vertex
+// is usually the answer or a neighbour of it, and a neighbour block or two cost less than the
+// 32-vertex scan. `previous` out: the answer when the climb found it, else kClimbDeclined (and a
+// negative `previous` scans directly): on the pairs whose directions swing (long runs), a failed
+// climb is paid once, not at every iteration.
+constexpr int kClimbedSupportMaxMoves = 1;
+__attribute__((target("avx2"), always_inline)) inline int climbed_scan_small_avx2(const Polytope& p, const double* x,
+                                                                                std::size_t padded, int& previous,
+                                                                                const Vec3& d) {
   if (previous >= 0) {
-    const int climbed = certified_climb_avx2_inline(p, d, previous, kHintedClimbMaxMoves);
-    if (climbed >= 0) return climbed;
+    previous = certified_climb_avx2_inline(p, d, previous, kClimbedSupportMaxMoves);
+    if (previous >= 0) return previous;
+    previous = kClimbDeclined;
   }
   return scan_small_avx2(x, x + padded, x + 2 * padded, padded, d.x(), d.y(), d.z());
 }
@@ -280,13 +283,14 @@ __attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, 
 // The two support calls of gjk::MinkowskiDifference::support on small polytopes, fused: the same
 // Pose arithmetic (Eigen, no FMA under this target) and the same scans, so the same bits.
 __attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b,
-                                                                               const Pose& b_in_a, const Vec3& d,
-                                                                               int hint_a, int hint_b) {
+                                                                               const Pose& b_in_a, const Vec3& d) {
   PolytopePairSupport s;
-  s.index_a = hinted_scan_small_avx2(a, a.coords_, a.padded_, hint_a, d);
+  const double* ax = a.coords_;
+  s.index_a = scan_small_avx2(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
   s.a = a.vertex(s.index_a);
   const Vec3 db = b_in_a.rotate_inverse(-d);
-  s.index_b = hinted_scan_small_avx2(b, b.coords_, b.padded_, hint_b, db);
+  const double* bx = b.coords_;
+  s.index_b = scan_small_avx2(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
   s.b = b_in_a.apply(b.vertex(s.index_b));
   s.w = s.a - s.b;
   return s;
@@ -297,10 +301,44 @@ __attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(c
 __attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b,
                                                                   const Pose& b_in_a, const Vec3& d, int& index_a,
                                                                   int& index_b) {
-  index_a = hinted_scan_small_avx2(a, a.coords_, a.padded_, index_a, d);
+  const double* ax = a.coords_;
+  index_a = scan_small_avx2(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
   const Vec3 sa = a.vertex(index_a);
   const Vec3 db = b_in_a.rotate_inverse(-d);
-  index_b = hinted_scan_small_avx2(b, b.coords_, b.padded_, index_b, db);
+  const double* bx = b.coords_;
+  index_b = scan_small_avx2(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
+  const Vec3 sb = b_in_a.apply(b.vertex(index_b));
+  return sa - sb;
+}
+
+// polytope_pair_support_avx2 after the first call: the same expressions with each scan behind a
+// certified climb (climbed_scan_small_avx2), so the same vertices and bits. Kept apart from the
+// first call's function so that call (every cold query's, where there is nothing to climb from)
+// stays as short as it was.
+__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope& a,
+                                                                                       const Polytope& b,
+                                                                                       const Pose& b_in_a,
+                                                                                       const Vec3& d, int& previous_a,
+                                                                                       int& previous_b) {
+  PolytopePairSupport s;
+  s.index_a = climbed_scan_small_avx2(a, a.coords_, a.padded_, previous_a, d);
+  s.a = a.vertex(s.index_a);
+  const Vec3 db = b_in_a.rotate_inverse(-d);
+  s.index_b = climbed_scan_small_avx2(b, b.coords_, b.padded_, previous_b, db);
+  s.b = b_in_a.apply(b.vertex(s.index_b));
+  s.w = s.a - s.b;
+  return s;
+}
+
+// polytope_pair_support_climbed_avx2's w alone (the same expressions, so the same bits).
+__attribute__((target("avx2"))) Vec3 polytope_pair_support_w_climbed_avx2(const Polytope& a, const Polytope& b,
+                                                                          const Pose& b_in_a, const Vec3& d,
+                                                                          int& previous_a, int& previous_b,
+                                                                          int& index_a, int& index_b) {
+  index_a = climbed_scan_small_avx2(a, a.coords_, a.padded_, previous_a, d);
+  const Vec3 sa = a.vertex(index_a);
+  const Vec3 db = b_in_a.rotate_inverse(-d);
+  index_b = climbed_scan_small_avx2(b, b.coords_, b.padded_, previous_b, db);
   const Vec3 sb = b_in_a.apply(b.vertex(index_b));
   return sa - sb;
 }
@@ -416,8 +454,14 @@ Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&,
   return nan_vec3();
 }
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
-PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int, int) {
+PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
+PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
+                                                       int&) {
   return {};
+}
+Vec3 polytope_pair_support_w_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&, int&, int&,
+                                          int&) {
+  return nan_vec3();
 }
 int certified_climb_avx2(const Polytope&, const Vec3&, int, int) { return -1; }
 #endif

@@ -419,15 +419,25 @@ TEST(Polytope, FusedPairSupportIsTheTwoScans) {
       for (int h = 0; h < 4; ++h) {
         const int ha = h == 0 ? s.index_a : hint_a(rng);
         const int hb = h == 0 ? s.index_b : hint_b(rng);
-        const detail::PolytopePairSupport t = detail::polytope_pair_support_avx2(a, b, b_in_a, d, ha, hb);
+        int pa_ = ha;
+        int pb_ = hb;
+        const detail::PolytopePairSupport t = detail::polytope_pair_support_climbed_avx2(a, b, b_in_a, d, pa_, pb_);
         ASSERT_EQ(t.index_a, s.index_a) << "trial " << trial << " hints " << ha << " " << hb << " d " << d.transpose();
         ASSERT_EQ(t.index_b, s.index_b) << "trial " << trial << " hints " << ha << " " << hb << " d " << d.transpose();
-        int ia = ha;
-        int ib = hb;
-        const Vec3 w = detail::polytope_pair_support_w_avx2(a, b, b_in_a, d, ia, ib);
+        // previous out: the answer (climbed), kClimbDeclined (climb failed) or unchanged (no start).
+        ASSERT_TRUE(pa_ == s.index_a || (ha >= 0 ? pa_ == detail::kClimbDeclined : pa_ == ha)) << "trial " << trial;
+        ASSERT_TRUE(pb_ == s.index_b || (hb >= 0 ? pb_ == detail::kClimbDeclined : pb_ == hb)) << "trial " << trial;
+        int qa = ha;
+        int qb = hb;
+        int ia = -7;
+        int ib = -7;
+        const Vec3 w = detail::polytope_pair_support_w_climbed_avx2(a, b, b_in_a, d, qa, qb, ia, ib);
         ASSERT_EQ(ia, s.index_a) << "trial " << trial;
         ASSERT_EQ(ib, s.index_b) << "trial " << trial;
+        ASSERT_EQ(qa, pa_) << "trial " << trial;
+        ASSERT_EQ(qb, pb_) << "trial " << trial;
         ASSERT_TRUE(w == s.w || (w.hasNaN() && s.w.hasNaN())) << "trial " << trial;
+        ASSERT_TRUE(t.w == s.w || (t.w.hasNaN() && s.w.hasNaN())) << "trial " << trial;
       }
     }
   }

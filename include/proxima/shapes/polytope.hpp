@@ -59,17 +59,31 @@ namespace detail {
 /// The support of A - B in direction d (A's frame) when both polytopes scan and the CPU has AVX2:
 /// a = A's scan(d), b = b_in_a.apply(B's scan(b_in_a.rotate_inverse(-d))), in one out-of-line call
 /// (both scans inlined). Same arithmetic, same vertices and the same bits as the two separate
-/// support calls of gjk::MinkowskiDifference. `hint_a`, `hint_b`: the indices a previous call
-/// returned (or -1): the start of a certified climb (Polytope::certified_climb), whose vertex is the
-/// answer without the scan (the same vertex the scan picks). Call only when kPolytopeHaveAvx2.
+/// support calls of gjk::MinkowskiDifference. Call only when kPolytopeHaveAvx2.
 PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
-                                               const Vec3& d, int hint_a = -1, int hint_b = -1);
+                                               const Vec3& d);
 
-/// The w of polytope_pair_support_avx2 (same bits); index_a, index_b: in, the hints (as
-/// polytope_pair_support_avx2's, -1 for none); out, the vertex indices. Call only when
-/// kPolytopeHaveAvx2.
+/// The w of polytope_pair_support_avx2 (same bits), the vertex indices into index_a, index_b. Call
+/// only when kPolytopeHaveAvx2.
 Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
                                   int& index_a, int& index_b);
+
+/// kClimbDeclined: a side whose certified climb has failed once in the query (see below).
+inline constexpr int kClimbDeclined = -2;
+
+/// polytope_pair_support_avx2 (same vertices, same bits) with each side's scan replaced, where it
+/// can be, by a certified climb (Polytope::certified_climb, at most one move) from `previous_a`,
+/// `previous_b`: in, the vertex that side's previous call returned (negative: scan); out, the
+/// answer when the climb found it, else kClimbDeclined (the side scanned: GJK's directions on that
+/// pair turn too much, so the caller's later calls scan it directly). Call only when
+/// kPolytopeHaveAvx2.
+PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
+                                                       const Vec3& d, int& previous_a, int& previous_b);
+
+/// The w of polytope_pair_support_climbed_avx2 (same bits, same updates of previous_a,
+/// previous_b), the vertex indices into index_a, index_b. Call only when kPolytopeHaveAvx2.
+Vec3 polytope_pair_support_w_climbed_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
+                                          int& previous_a, int& previous_b, int& index_a, int& index_b);
 
 /// polytope.cpp's view of a Polytope's neighbour blocks (for its AVX2 loops).
 struct PolytopeBlocks;
@@ -356,7 +370,11 @@ class Polytope {
 
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
-                                                                         const Vec3&, int, int);
+                                                                         const Vec3&);
+  friend detail::PolytopePairSupport detail::polytope_pair_support_climbed_avx2(const Polytope&, const Polytope&,
+                                                                                 const Pose&, const Vec3&, int&, int&);
+  friend Vec3 detail::polytope_pair_support_w_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&,
+                                                           int&, int&, int&, int&);
   friend struct detail::PolytopeBlocks;
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
