@@ -21,34 +21,6 @@ namespace proxima {
 
 namespace detail {
 
-// The certified climb's tie step (Polytope::certified_climb; the AVX2 loop applies the same rule
-// to the same products): the vertex `current` (product `value`) has no neighbour more than the
-// margin above it but some at or above `limit` = value - margin. When those near lanes all hold
-// one vertex q, and every neighbour of q other than `current` is below `limit`, the scan's vertex
-// is the larger of the two products (the smaller index when they are equal); otherwise -1 (the
-// scan decides). Why: take the exact level L* = limit + (the products' rounding bound, far below
-// the margin); every neighbour of `current` and of q but the two is exactly below L*, `current`
-// exactly above it; the vertices exactly at or above L* induce a connected subgraph containing
-// `current` (the part of a convex polytope above a level is connected along its edges), so any
-// other vertex at or above L* would be reached through one of those neighbours, a contradiction.
-// Every other vertex is thus below L*, its rounded product below `value`: the scan's largest
-// product is current's or q's, and theirs are the scan's own bits ((dx x + dy y) + dz z).
-constexpr int kBlockLanes = Polytope::kNeighbourBlockLanes;
-
-/// A neighbour block's products, lane by lane, in the scan's order of operations.
-inline void block_products(const double* block, const Vec3& d, double* out) {
-  for (int lane = 0; lane < kBlockLanes; ++lane) {
-    out[lane] = d.x() * block[lane] + d.y() * block[kBlockLanes + lane] + d.z() * block[2 * kBlockLanes + lane];
-  }
-}
-
-/// The tie step's answer from the near lanes' vertex q (its product q_value) and `others_clear`
-/// (every lane of q's block at or above `limit` holds `current`).
-inline int tie_answer(int current, double value, int q, double q_value, bool others_clear) {
-  if (!others_clear) return -1;
-  return q_value > value || (q_value == value && q < current) ? q : current;
-}
-
 #ifdef PROXIMA_POLYTOPE_X86
 const bool kPolytopeHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 
@@ -183,98 +155,6 @@ __attribute__((target("avx2"), always_inline)) inline int scan_small_avx2(const 
   return above_minus_inf ? __builtin_ctzll(mask) : 0;
 }
 
-// What certified_climb_avx2_inline reads of a Polytope (its private members).
-struct PolytopeBlocks {
-  const double* blocks;
-  const int* vertices;
-  int size;
-  explicit PolytopeBlocks(const Polytope& p)
-      : blocks(p.neighbour_blocks_), vertices(p.neighbour_block_vertices_), size(p.size_) {}
-  static double dot(const Polytope& p, const Vec3& d, int i) { return p.dot(d, i); }
-};
-
-// Polytope::certified_climb with each neighbour block's products four lanes at a time: the same
-// products ((dx x + dy y) + dz z, no FMA under this target), the same largest value (NaN cannot
-// occur below the margin limit) and the same first lane holding it, so the same moves and answer.
-__attribute__((target("avx2"), always_inline)) inline int certified_climb_avx2_inline(const Polytope& p,
-                                                                                    const Vec3& d, int start,
-                                                                                    int max_moves) {
-  constexpr int kLanes = Polytope::kNeighbourBlockLanes;
-  static_assert(kLanes == 8, "two 4-wide passes a block");
-  const PolytopeBlocks b(p);
-  if (b.blocks == nullptr || start < 0 || start >= b.size) return -1;
-  const double margin = p.certificate_margin(d);
-  if (!(margin < Polytope::kSupportCertificateMaxMargin)) return -1;
-  const __m256d vx = _mm256_set1_pd(d.x());
-  const __m256d vy = _mm256_set1_pd(d.y());
-  const __m256d vz = _mm256_set1_pd(d.z());
-  int current = start;
-  double value = PolytopeBlocks::dot(p, d, current);
-  for (int move = 0; move <= max_moves; ++move) {
-    const auto k = static_cast<std::size_t>(current);
-    const int* vertices = b.vertices + kLanes * k;
-    if (vertices[0] < 0) return -1;
-    const double* block = b.blocks + 3 * kLanes * k;
-    const __m256d v0 = dots4(vx, vy, vz, block, block + kLanes, block + 2 * kLanes, 0);
-    const __m256d v1 = dots4(vx, vy, vz, block, block + kLanes, block + 2 * kLanes, 4);
-    __m256d m = _mm256_max_pd(v0, v1);
-    m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
-    m = _mm256_max_pd(m, _mm256_permute_pd(m, 0x5));
-    const double best = _mm256_cvtsd_f64(m);
-    if (best < value - margin) return current;
-    const int mask = _mm256_movemask_pd(_mm256_cmp_pd(v0, m, _CMP_EQ_OQ)) |
-                     (_mm256_movemask_pd(_mm256_cmp_pd(v1, m, _CMP_EQ_OQ)) << 4);
-    const int best_vertex = vertices[__builtin_ctz(static_cast<unsigned>(mask))];
-    if (!(best > value + margin)) {  // near ones, no clear move: the tie step (portable loop's rule)
-      const __m256d limit = _mm256_set1_pd(value - margin);
-      unsigned near = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(v0, limit, _CMP_GE_OQ)) |
-                                            (_mm256_movemask_pd(_mm256_cmp_pd(v1, limit, _CMP_GE_OQ)) << 4));
-      for (; near != 0; near &= near - 1) {
-        if (vertices[__builtin_ctz(near)] != best_vertex) return -1;  // two near vertices
-      }
-      const auto kq = static_cast<std::size_t>(best_vertex);
-      const int* q_vertices = b.vertices + kLanes * kq;
-      if (q_vertices[0] < 0) return -1;
-      const double* q_block = b.blocks + 3 * kLanes * kq;
-      const __m256d q0 = dots4(vx, vy, vz, q_block, q_block + kLanes, q_block + 2 * kLanes, 0);
-      const __m256d q1 = dots4(vx, vy, vz, q_block, q_block + kLanes, q_block + 2 * kLanes, 4);
-      unsigned q_near = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(q0, limit, _CMP_GE_OQ)) |
-                                              (_mm256_movemask_pd(_mm256_cmp_pd(q1, limit, _CMP_GE_OQ)) << 4));
-      bool others_clear = true;
-      for (; q_near != 0; q_near &= q_near - 1) {
-        others_clear = others_clear && q_vertices[__builtin_ctz(q_near)] == current;
-      }
-      return tie_answer(current, value, best_vertex, best, others_clear);
-    }
-    current = best_vertex;
-    value = best;
-  }
-  return -1;
-}
-
-// scan_small_avx2's vertex, without the scan when a certified climb from `previous` (the vertex
-// the previous call returned) settles it within kClimbedSupportMaxMoves moves: GJK's direction
-// turns little between the iterations of the pairs that take few of them, so the previous vertex
-// is usually the answer or a neighbour of it, and a neighbour block or two cost less than the
-// 32-vertex scan. `previous` out: the answer when the climb found it, else kClimbDeclined (and a
-// negative `previous` scans directly): on the pairs whose directions swing (long runs), a failed
-// climb is paid once, not at every iteration.
-constexpr int kClimbedSupportMaxMoves = 1;
-__attribute__((target("avx2"), always_inline)) inline int climbed_scan_small_avx2(const Polytope& p, const double* x,
-                                                                                std::size_t padded, int& previous,
-                                                                                const Vec3& d) {
-  if (previous >= 0) {
-    previous = certified_climb_avx2_inline(p, d, previous, kClimbedSupportMaxMoves);
-    if (previous >= 0) return previous;
-    previous = kClimbDeclined;
-  }
-  return scan_small_avx2(x, x + padded, x + 2 * padded, padded, d.x(), d.y(), d.z());
-}
-
-__attribute__((target("avx2"))) int certified_climb_avx2(const Polytope& p, const Vec3& d, int start, int max_moves) {
-  return certified_climb_avx2_inline(p, d, start, max_moves);
-}
-
 __attribute__((target("avx2"))) int scan_avx2(const double* x, const double* y, const double* z, std::size_t n4,
                                               double dx, double dy, double dz) {
   return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
@@ -307,38 +187,6 @@ __attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope
   const Vec3 db = b_in_a.rotate_inverse(-d);
   const double* bx = b.coords_;
   index_b = scan_small_avx2(bx, bx + b.padded_, bx + 2 * b.padded_, b.padded_, db.x(), db.y(), db.z());
-  const Vec3 sb = b_in_a.apply(b.vertex(index_b));
-  return sa - sb;
-}
-
-// polytope_pair_support_avx2 after the first call: the same expressions with each scan behind a
-// certified climb (climbed_scan_small_avx2), so the same vertices and bits. Kept apart from the
-// first call's function so that call (every cold query's, where there is nothing to climb from)
-// stays as short as it was.
-__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope& a,
-                                                                                       const Polytope& b,
-                                                                                       const Pose& b_in_a,
-                                                                                       const Vec3& d, int& previous_a,
-                                                                                       int& previous_b) {
-  PolytopePairSupport s;
-  s.index_a = climbed_scan_small_avx2(a, a.coords_, a.padded_, previous_a, d);
-  s.a = a.vertex(s.index_a);
-  const Vec3 db = b_in_a.rotate_inverse(-d);
-  s.index_b = climbed_scan_small_avx2(b, b.coords_, b.padded_, previous_b, db);
-  s.b = b_in_a.apply(b.vertex(s.index_b));
-  s.w = s.a - s.b;
-  return s;
-}
-
-// polytope_pair_support_climbed_avx2's w alone (the same expressions, so the same bits).
-__attribute__((target("avx2"))) Vec3 polytope_pair_support_w_climbed_avx2(const Polytope& a, const Polytope& b,
-                                                                          const Pose& b_in_a, const Vec3& d,
-                                                                          int& previous_a, int& previous_b,
-                                                                          int& index_a, int& index_b) {
-  index_a = climbed_scan_small_avx2(a, a.coords_, a.padded_, previous_a, d);
-  const Vec3 sa = a.vertex(index_a);
-  const Vec3 db = b_in_a.rotate_inverse(-d);
-  index_b = climbed_scan_small_avx2(b, b.coords_, b.padded_, previous_b, db);
   const Vec3 sb = b_in_a.apply(b.vertex(index_b));
   return sa - sb;
 }
@@ -455,15 +303,6 @@ Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&,
 }
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
-PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
-                                                       int&) {
-  return {};
-}
-Vec3 polytope_pair_support_w_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&, int&, int&,
-                                          int&) {
-  return nan_vec3();
-}
-int certified_climb_avx2(const Polytope&, const Vec3&, int, int) { return -1; }
 #endif
 
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin) {
@@ -760,79 +599,7 @@ void build_interior_test(detail::PolytopeData& data) {
   data.interior_margin = margin;
 }
 
-/// PolytopeData::neighbour_blocks and neighbour_block_vertices, for solids that scan (empty
-/// otherwise: a flat set's polygon cycle is the hull of the points projected on their plane, not of
-/// the points, which may stand off it by kPolytopeFlatnessTolerance, so beating the cycle
-/// neighbours proves nothing there; hulls that climb keep their memory).
-void build_neighbour_blocks(detail::PolytopeData& data) {
-  const int n = static_cast<int>(data.vertices.size());
-  if (data.dimension != 3 || n >= kPolytopeHillClimbMinVertices) return;
-  constexpr int kLanes = Polytope::kNeighbourBlockLanes;
-  data.neighbour_blocks.assign(static_cast<std::size_t>(3 * kLanes * n), 0.0);
-  data.neighbour_block_vertices.assign(static_cast<std::size_t>(kLanes * n), -1);
-  for (int i = 0; i < n; ++i) {
-    const int begin = data.offsets[static_cast<std::size_t>(i)];
-    const int degree = data.offsets[static_cast<std::size_t>(i) + 1] - begin;
-    if (degree > kLanes) continue;  // lane 0 stays -1: no block
-    for (int lane = 0; lane < kLanes; ++lane) {
-      const int v = data.adjacency[static_cast<std::size_t>(begin + (lane < degree ? lane : 0))];
-      const Vec3& q = data.vertices[static_cast<std::size_t>(v)];
-      const auto at = static_cast<std::size_t>(3 * kLanes * i + lane);
-      data.neighbour_blocks[at] = q.x();
-      data.neighbour_blocks[at + kLanes] = q.y();
-      data.neighbour_blocks[at + 2 * kLanes] = q.z();
-      data.neighbour_block_vertices[static_cast<std::size_t>(kLanes * i + lane)] = v;
-    }
-  }
-}
-
 }  // namespace
-
-int Polytope::certified_climb(const Vec3& d, int start, int max_moves) const {
-  if (neighbour_blocks_ == nullptr || start < 0 || start >= size_) return -1;
-  const double margin = certificate_margin(d);
-  if (!(margin < kSupportCertificateMaxMargin)) return -1;  // NaN, infinite or overflowing products
-  int current = start;
-  double value = dot(d, current);
-  for (int move = 0; move <= max_moves; ++move) {
-    const auto k = static_cast<std::size_t>(current);
-    const int* vertices = neighbour_block_vertices_ + kNeighbourBlockLanes * k;
-    if (vertices[0] < 0) return -1;  // no block: more neighbours than lanes
-    const double* block = neighbour_blocks_ + 3 * kNeighbourBlockLanes * k;
-    // The largest neighbour product and its first lane (the block's lane order).
-    double products[kNeighbourBlockLanes];
-    detail::block_products(block, d, products);
-    int best_lane = 0;
-    double best = -std::numeric_limits<double>::infinity();
-    for (int lane = 0; lane < kNeighbourBlockLanes; ++lane) {
-      if (products[lane] > best) {
-        best = products[lane];
-        best_lane = lane;
-      }
-    }
-    if (best < value - margin) return current;  // certified
-    if (!(best > value + margin)) {  // near ones, no clear move: the tie step
-      const double limit = value - margin;
-      const int q = vertices[best_lane];
-      for (int lane = 0; lane < kNeighbourBlockLanes; ++lane) {
-        if (products[lane] >= limit && vertices[lane] != q) return -1;  // two near vertices
-      }
-      const auto kq = static_cast<std::size_t>(q);
-      const int* q_vertices = neighbour_block_vertices_ + kNeighbourBlockLanes * kq;
-      if (q_vertices[0] < 0) return -1;
-      double q_products[kNeighbourBlockLanes];
-      detail::block_products(neighbour_blocks_ + 3 * kNeighbourBlockLanes * kq, d, q_products);
-      bool others_clear = true;
-      for (int lane = 0; lane < kNeighbourBlockLanes; ++lane) {
-        others_clear = others_clear && (q_products[lane] < limit || q_vertices[lane] == current);
-      }
-      return detail::tie_answer(current, value, q, best, others_clear);
-    }
-    current = vertices[best_lane];
-    value = best;
-  }
-  return -1;
-}
 
 Polytope::Polytope(std::span<const Vec3> points) {
   const RawHull raw = build_hull(points);
@@ -899,15 +666,6 @@ Polytope::Polytope(std::span<const Vec3> points) {
   interior_margin_ = data->interior_margin;
   size_ = static_cast<int>(n);
   sphere_ = data->sphere;
-  // certified_climb's scale and neighbour blocks (solids that scan only).
-  double largest_l1 = 0;
-  for (const Vec3& p : data->vertices) largest_l1 = std::max(largest_l1, p.cwiseAbs().sum());
-  certificate_scale_ = kSupportCertificateRelativeMargin * largest_l1;
-  build_neighbour_blocks(*data);
-  if (!data->neighbour_blocks.empty()) {
-    neighbour_blocks_ = data->neighbour_blocks.data();
-    neighbour_block_vertices_ = data->neighbour_block_vertices.data();
-  }
   data_ = data;
   // Climb starts (PolytopeData::start_cells): the support vertex of each cube-map cell's centre
   // direction, found by climbing from the previous cell's answer (neighbouring cells' answers are

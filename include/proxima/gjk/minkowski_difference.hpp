@@ -49,20 +49,7 @@ class MinkowskiDifference {
   SupportPoint support(const Vec3& d) {
     if constexpr (kPolytopePair) {
       if (fused_) {  // two scanned polytopes: both scans in one call, same answer bit for bit
-        // (Each branch returns its own result: one shared local assigned in both was measured to
-        // add a copy of the result to every call.)
-        if (previous_a_ < 0 && previous_b_ < 0) {
-          const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
-          if (previous_a_ == -1) {  // the first call: the later ones climb from its vertices
-            previous_a_ = s.index_a;
-            previous_b_ = s.index_b;
-          }
-          hint_a_ = s.index_a;
-          hint_b_ = s.index_b;
-          return {s.w, s.a, s.b};
-        }
-        const proxima::detail::PolytopePairSupport s =
-            proxima::detail::polytope_pair_support_climbed_avx2(a_, b_, b_in_a_, d, previous_a_, previous_b_);
+        const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
         hint_a_ = s.index_a;
         hint_b_ = s.index_b;
         return {s.w, s.a, s.b};
@@ -76,18 +63,7 @@ class MinkowskiDifference {
   /// support(d).w alone (the same bits), for loops that never read the witnesses.
   Vec3 support_w(const Vec3& d) {
     if constexpr (kPolytopePair) {
-      if (fused_) {
-        if (previous_a_ < 0 && previous_b_ < 0) {
-          const Vec3 w = proxima::detail::polytope_pair_support_w_avx2(a_, b_, b_in_a_, d, hint_a_, hint_b_);
-          if (previous_a_ == -1) {
-            previous_a_ = hint_a_;
-            previous_b_ = hint_b_;
-          }
-          return w;
-        }
-        return proxima::detail::polytope_pair_support_w_climbed_avx2(a_, b_, b_in_a_, d, previous_a_, previous_b_,
-                                                                     hint_a_, hint_b_);
-      }
+      if (fused_) return proxima::detail::polytope_pair_support_w_avx2(a_, b_, b_in_a_, d, hint_a_, hint_b_);
     }
     const Vec3 sa = core_support(a_, d, hint_a_);
     const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
@@ -110,12 +86,6 @@ class MinkowskiDifference {
   const B& b_;
   Pose b_in_a_;
   bool fused_ = false;  // kPolytopePair and both scan, on an AVX2 CPU
-  // The fused path's previous vertices, where its certified climbs start: -1 before its first call
-  // (which scans), detail::kClimbDeclined once a side's climb has failed (it scans from then on).
-  // Kept apart from the hints, which a warm start overwrites (-1 on a cold one) between the first
-  // support pair and the GJK run.
-  int previous_a_ = -1;
-  int previous_b_ = -1;
 };
 
 }  // namespace proxima::gjk

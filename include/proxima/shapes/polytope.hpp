@@ -68,30 +68,6 @@ PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope
 Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
                                   int& index_a, int& index_b);
 
-/// kClimbDeclined: a side whose certified climb has failed once in the query (see below).
-inline constexpr int kClimbDeclined = -2;
-
-/// polytope_pair_support_avx2 (same vertices, same bits) with each side's scan replaced, where it
-/// can be, by a certified climb (Polytope::certified_climb, at most one move) from `previous_a`,
-/// `previous_b`: in, the vertex that side's previous call returned (negative: scan); out, the
-/// answer when the climb found it, else kClimbDeclined (the side scanned: GJK's directions on that
-/// pair turn too much, so the caller's later calls scan it directly). Call only when
-/// kPolytopeHaveAvx2.
-PolytopePairSupport polytope_pair_support_climbed_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
-                                                       const Vec3& d, int& previous_a, int& previous_b);
-
-/// The w of polytope_pair_support_climbed_avx2 (same bits, same updates of previous_a,
-/// previous_b), the vertex indices into index_a, index_b. Call only when kPolytopeHaveAvx2.
-Vec3 polytope_pair_support_w_climbed_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
-                                          int& previous_a, int& previous_b, int& index_a, int& index_b);
-
-/// polytope.cpp's view of a Polytope's neighbour blocks (for its AVX2 loops).
-struct PolytopeBlocks;
-
-/// Polytope::certified_climb four lanes at a time (the same products, moves and answer). Call only
-/// when kPolytopeHaveAvx2.
-int certified_climb_avx2(const Polytope& p, const Vec3& d, int start, int max_moves);
-
 /// The cell of the climb-start cube map (PolytopeData::start_cells) that the ray of direction d
 /// crosses: face 2a + (d_a < 0) for the axis a of d's largest magnitude (the first on ties), then
 /// the cell (i, j) of that face's resolution x resolution grid over the other two coordinates
@@ -165,15 +141,6 @@ struct PolytopeData {
   /// vertices (those scan).
   int start_resolution = 0;
   std::vector<int> start_cells;
-  /// The certified climb's neighbour blocks (Polytope::certified_climb), for solids that scan
-  /// (fewer than kPolytopeHillClimbMinVertices vertices; empty otherwise): for vertex i,
-  /// neighbour_blocks[24 i ..] holds x[8] | y[8] | z[8] of its neighbours in adjacency order, the
-  /// lanes past its degree copies of the first (they never win a tie against it), so one block
-  /// gives all its neighbours' products in two 4-wide passes; neighbour_block_vertices[8 i + lane]
-  /// is that lane's vertex, -1 in lane 0 for a vertex of more than kNeighbourBlockLanes neighbours
-  /// (no block: the climb stops there).
-  std::vector<double> neighbour_blocks;
-  std::vector<int> neighbour_block_vertices;
   std::vector<Vec3> vertices;            ///< hull vertices, local frame
   std::vector<int> input_index;          ///< vertices[i] == input[input_index[i]]
   std::vector<int> adjacency;            ///< CSR neighbour lists (hull edges), same order as climb
@@ -269,41 +236,6 @@ class Polytope {
   /// vertex index): moves to the best strictly better neighbour until none is better. Each move
   /// strictly increases d . x, so it stops after at most size() - 1 moves; that bound is the cap.
   int climb(const Vec3& d, int start) const;
-  /// scan(d)'s vertex found by climbing from `start` (any int; out of range gives -1) with a
-  /// certificate: at each visited vertex, the largest product d . x of its neighbours (one
-  /// neighbour block, PolytopeData::neighbour_blocks) is compared with the vertex's own: more than
-  /// certificate_margin(d) below it, the vertex is the answer; more than the margin above, the walk
-  /// moves to that neighbour (the first lane holding it), at most `max_moves` times; within the
-  /// margin (a tie or a rounding-level difference), the tie step of src/shapes/polytope.cpp settles
-  /// a single near neighbour q whose other neighbours are all below the margin (the answer is the
-  /// larger of the two rounded products, the smaller index on equal ones, as the scan's); anything
-  /// else gives -1 (the caller scans). Why the answer is scan(d)'s vertex: on a convex polytope the
-  /// second-highest vertex along d is a neighbour of a unique highest one (the cap above the
-  /// second's level is a pyramid on the highest vertex, whose edges are hull edges), so when a
-  /// vertex beats its neighbours by more than the rounding of any evaluation of the products (plus
-  /// a wide allowance for qhull's near-coplanar merging), every other vertex's rounded product,
-  /// the scan's included, is strictly below its own: no tie, the same vertex. Also -1 on NaN or
-  /// infinite directions, at a vertex of more than kNeighbourBlockLanes neighbours, and on hulls
-  /// without blocks (flat or collinear sets, hulls that climb). The portable loop of
-  /// detail::certified_climb_avx2 (same products, same moves, same answer); no allocation.
-  int certified_climb(const Vec3& d, int start, int max_moves) const;
-  /// Lanes of a neighbour block (PolytopeData::neighbour_blocks).
-  static constexpr int kNeighbourBlockLanes = 8;
-  /// The margin certified_climb requires: kSupportCertificateRelativeMargin x |d|_inf x the largest
-  /// |x| + |y| + |z| of a vertex (which bounds |d . x| through |d|_inf; each product's rounding is
-  /// below 3 ulps of it), plus kSupportCertificateAbsoluteMargin for products in the subnormal range.
-  double certificate_margin(const Vec3& d) const {
-    const double d_inf = std::max(std::abs(d.x()), std::max(std::abs(d.y()), std::abs(d.z())));
-    return d_inf * certificate_scale_ + kSupportCertificateAbsoluteMargin;
-  }
-  /// 2^-40: about 8,000 ulps of the products' bound, against 4 x 3 ulps of rounding (the
-  /// certificate's products and the scan's, each within 3 ulps of the exact value).
-  static constexpr double kSupportCertificateRelativeMargin = 0x1p-40;
-  /// 2^-1000: far above the absolute rounding of subnormal products (2^-1074 per operation).
-  static constexpr double kSupportCertificateAbsoluteMargin = 0x1p-1000;
-  /// 2^980: below it, |d|_inf x (largest |x| + |y| + |z|) < 2^1020, so no product overflows and
-  /// none is NaN (finite coordinates); certified_climb declines larger (or NaN) margins.
-  static constexpr double kSupportCertificateMaxMargin = 0x1p980;
 
   /// Number of hull vertices.
   int size() const noexcept { return size_; }
@@ -371,11 +303,6 @@ class Polytope {
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
                                                                          const Vec3&);
-  friend detail::PolytopePairSupport detail::polytope_pair_support_climbed_avx2(const Polytope&, const Polytope&,
-                                                                                 const Pose&, const Vec3&, int&, int&);
-  friend Vec3 detail::polytope_pair_support_w_climbed_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&,
-                                                           int&, int&, int&, int&);
-  friend struct detail::PolytopeBlocks;
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
   double dot(const Vec3& d, int i) const {
@@ -402,11 +329,6 @@ class Polytope {
   std::size_t padded_ = 0;
   std::size_t planes_padded_ = 0;  // data_->planes_padded: 0 when there is no interior test
   double interior_margin_ = 0;     // data_->interior_margin
-  // kSupportCertificateRelativeMargin x the largest |x| + |y| + |z| of a vertex (certificate_margin).
-  double certificate_scale_ = 0;
-  // data_->neighbour_blocks.data() and data_->neighbour_block_vertices.data(); null without blocks.
-  const double* neighbour_blocks_ = nullptr;
-  const int* neighbour_block_vertices_ = nullptr;
   int size_ = 0;
 };
 
