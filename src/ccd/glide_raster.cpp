@@ -121,7 +121,9 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 struct PieceRows {
   int k0, k1, piece;
   int near_rows;  ///< k1 - k0 + 2: rows k0 - 1 .. k1 + 1 are those next to a record (one unsigned test)
+  int part;       ///< the piece's part (its state is read for every piece in a vertex's rows)
   double hlo, hhi;
+  double rlo, rhi;  ///< min and max of the piece's r0, r1 (the crossing test's half-open r range)
 };
 
 struct VertexFaceScratch {
@@ -373,19 +375,20 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
-    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, hlo - allowance, hhi + allowance});
+    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, s.part, hlo - allowance, hhi + allowance,
+                      std::min(s.r0, s.r1), std::max(s.r0, s.r1)});
   });
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    for (const auto& [k0, k1, i, near_rows, hlo, hhi] : pieces) {
+    for (const auto& [k0, k1, i, near_rows, part, hlo, hhi, rlo, rhi] : pieces) {
       // v.row outside k0 - 1 .. k1 + 1 (as unsigned, below k0 - 1 wraps above near_rows).
       if (static_cast<unsigned>(v.row + 1 - k0) > static_cast<unsigned>(near_rows)) continue;
       const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
-      unsigned char& st = state[s.part];
+      unsigned char& st = state[part];
       const unsigned char before = st;
-      if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
+      if (k0 <= v.row && v.row <= k1 && rlo <= v.r && v.r < rhi) {
         const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
         if (h < v.h) st ^= kOddCrossings;
       }
@@ -416,17 +419,17 @@ struct EdgeCandidate {
   double lo, hi;
 };
 
-// The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
-// the piece a record stands for.
-[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
-  double ua = 0, ub = 1;
-  const double dr = s.r1 - s.r0;
-  if (dr != 0) {
-    ua = std::clamp((row * pixel - s.r0) / dr, 0.0, 1.0);
-    ub = std::clamp(((row + 1) * pixel - s.r0) / dr, 0.0, 1.0);
-  }
-  const double ta = s.t0 + ua * (s.t1 - s.t0), tb = s.t0 + ub * (s.t1 - s.t0);
+// The screen times of a piece between the band fractions u of one row (band_fractions): the
+// part of the piece a record stands for.
+[[gnu::always_inline]] inline std::pair<double, double> times_between(const ScreenSegment& s,
+                                                                      std::pair<double, double> u) {
+  const double ta = s.t0 + u.first * (s.t1 - s.t0), tb = s.t0 + u.second * (s.t1 - s.t0);
   return {std::min(ta, tb), std::max(ta, tb)};
+}
+
+// The screen times of a piece within one row band [row pixel, (row + 1) pixel].
+[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+  return times_between(s, band_fractions(s, row, pixel));
 }
 
 // Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
@@ -451,6 +454,9 @@ struct EdgeSegment {
   int first;  ///< its row k's RowRecord is EdgeScratch::rows_a / rows_b[first + k - k0]
   double hlo, hhi;
   int width;  ///< k1 - k0, for the pair loop's row test in one unsigned comparison
+  /// Its share of the pair tests' rounding allowance, 1e-12 (|hlo| + |hhi|), and its h extent
+  /// widened by it (made once per segment, not per pair: cost only; see the pair loop).
+  double allowance, hlo_low, hhi_high;
 };
 
 // A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
@@ -528,7 +534,10 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
     for_each_piece_rows(body, pixel, [&](std::size_t i, int k0, int k1) {
       const ScreenSegment& s = body.segments[i];
       if (s.edge < 0) return;
-      segments.push_back({static_cast<int>(i), k0, k1, first, std::min(s.h0, s.h1), std::max(s.h0, s.h1), k1 - k0});
+      const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
+      const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
+      segments.push_back(
+          {static_cast<int>(i), k0, k1, first, hlo, hhi, k1 - k0, allowance, hlo - allowance, hhi + allowance});
       // (At most the body's record count in all: these are the rows its records were counted in.)
       first += k1 - k0 + 1;
     });
@@ -548,8 +557,10 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
                     int k) -> const RowRecord& {
     RowRecord& r = rows[static_cast<std::size_t>(e.first + (k - e.k0))];
     if (r.stamp != stamp) {
-      std::tie(r.hmin, r.hmax) = record_span(s, k, pixel);
-      std::tie(r.tlo, r.thi) = row_times(s, k, pixel);
+      // record_span and row_times of one band fractions (cost only: the same numbers).
+      const std::pair<double, double> u = band_fractions(s, k, pixel);
+      std::tie(r.hmin, r.hmax) = span_between(s, u);
+      std::tie(r.tlo, r.thi) = times_between(s, u);
       r.stamp = stamp;
     }
     return r;
@@ -562,10 +573,14 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
     // k1 - (ea.k0 - 1) lies in 0 .. (ea.k1 - ea.k0 + 2) + (k1 - k0): one unsigned comparison (below
     // 0 wraps above the bound).
     const int a_below = ea.k0 - 1, a_near = ea.k1 - ea.k0 + 2;
+    // A record's h is interpolated between its piece's h0 and h1, so it lies in [hlo, hhi] up to a
+    // few ulp of max(|h0|, |h1|); each segment's allowance (1e-12 of those) is far above that, so the
+    // extent tests below, each side widened by its own allowance, only drop pairs that the records'
+    // own h tests would drop (the rounding of the widened bounds does not matter for that).
+    const double a_top = ea.hhi + pad + ea.allowance, a_bottom = ea.hlo - pad - ea.allowance;
     for (const EdgeSegment& eb : scratch.segments_b) {
       if (static_cast<unsigned>(eb.k1 - a_below) > static_cast<unsigned>(a_near + eb.width)) continue;
-      const double allowance = 1e-12 * (std::abs(ea.hlo) + std::abs(ea.hhi) + std::abs(eb.hlo) + std::abs(eb.hhi));
-      if (eb.hlo > ea.hhi + pad + allowance || eb.hhi < ea.hlo - pad - allowance) continue;
+      if (eb.hlo_low > a_top || eb.hhi_high < a_bottom) continue;
       const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
       if (squared_distance_2d(sa, sb) > reach) continue;
       const double tpl_b = time_per_length(sb);
@@ -574,7 +589,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
       for (int ka = ka0; ka <= ka1; ++ka) {
         const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
         const double amin = ra.hmin, amax = ra.hmax;
-        if (eb.hlo > amax + pad + allowance || eb.hhi < amin - pad - allowance) continue;
+        if (eb.hlo_low > amax + pad + ea.allowance || eb.hhi_high < amin - pad - ea.allowance) continue;
         const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
         for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
           const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
