@@ -121,9 +121,7 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 struct PieceRows {
   int k0, k1, piece;
   int near_rows;  ///< k1 - k0 + 2: rows k0 - 1 .. k1 + 1 are those next to a record (one unsigned test)
-  int part;       ///< the piece's part (its state is read for every piece in a vertex's rows)
   double hlo, hhi;
-  double rlo, rhi;  ///< min and max of the piece's r0, r1 (the crossing test's half-open r range)
 };
 
 struct VertexFaceScratch {
@@ -375,20 +373,19 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
-    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, s.part, hlo - allowance, hhi + allowance,
-                      std::min(s.r0, s.r1), std::max(s.r0, s.r1)});
+    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, hlo - allowance, hhi + allowance});
   });
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    for (const auto& [k0, k1, i, near_rows, part, hlo, hhi, rlo, rhi] : pieces) {
+    for (const auto& [k0, k1, i, near_rows, hlo, hhi] : pieces) {
       // v.row outside k0 - 1 .. k1 + 1 (as unsigned, below k0 - 1 wraps above near_rows).
       if (static_cast<unsigned>(v.row + 1 - k0) > static_cast<unsigned>(near_rows)) continue;
       const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
-      unsigned char& st = state[part];
+      unsigned char& st = state[s.part];
       const unsigned char before = st;
-      if (k0 <= v.row && v.row <= k1 && rlo <= v.r && v.r < rhi) {
+      if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
         const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
         if (h < v.h) st ^= kOddCrossings;
       }
