@@ -23,8 +23,104 @@
 #include <tuple>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <immintrin.h>
+#define PROXIMA_RASTER_AVX2 1
+#endif
+
 namespace proxima::ccd::detail {
 namespace {
+
+// The small-mesh scans' pre-tests (raster_pretest_mask, glide_raster.hpp) as bit masks, so that
+// the scans visit the passing entries in order without a mispredicted branch per entry. Entry i
+// passes when k0[i] <= row_hi, k1[i] >= row_lo and (kH) neither hlo[i] > top nor hhi[i] < bottom.
+template <bool kH>
+void pretest_mask_portable(const int* k0, const int* k1, const double* hlo, const double* hhi, int n, int row_lo,
+                           int row_hi, double bottom, double top, std::uint64_t* mask) {
+  const int words = (n + 63) / 64;
+  for (int w = 0; w < words; ++w) mask[w] = 0;
+  for (int i = 0; i < n; ++i) {
+    bool pass = (k0[i] <= row_hi) & (k1[i] >= row_lo);
+    if constexpr (kH) pass = pass & !(hlo[i] > top) & !(hhi[i] < bottom);
+    mask[i >> 6] |= std::uint64_t{pass} << (i & 63);
+  }
+}
+
+#ifdef PROXIMA_RASTER_AVX2
+const bool kRasterHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+thread_local bool t_raster_avx2_allowed = true;
+
+// Four entries per compare: the same comparisons as the portable loop (signed integers; ordered
+// double compares, false with a NaN as > and < are), so the same bits. The arrays are read up to
+// n rounded up to four; the bits past n are cleared.
+template <bool kH>
+__attribute__((target("avx2"))) void pretest_mask_avx2(const int* k0, const int* k1, const double* hlo,
+                                                       const double* hhi, int n, int row_lo, int row_hi, double bottom,
+                                                       double top, std::uint64_t* mask) {
+  const __m128i lo = _mm_set1_epi32(row_lo), hi = _mm_set1_epi32(row_hi);
+  const __m256d below = _mm256_set1_pd(bottom), above = _mm256_set1_pd(top);
+  // Word by word (each made in a register, stored once), four entries at a time.
+  for (int start = 0; start < n; start += 64) {
+    const int end = std::min(n, start + 64);
+    std::uint64_t word = 0;
+    for (int i = start; i < end; i += 4) {
+      const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k0 + i));
+      const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k1 + i));
+      const __m128i fail = _mm_or_si128(_mm_cmpgt_epi32(a0, hi), _mm_cmpgt_epi32(lo, a1));
+      auto bits = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(fail)));
+      if constexpr (kH) {
+        const __m256d f = _mm256_or_pd(_mm256_cmp_pd(_mm256_loadu_pd(hlo + i), above, _CMP_GT_OQ),
+                                       _mm256_cmp_pd(_mm256_loadu_pd(hhi + i), below, _CMP_LT_OQ));
+        bits |= static_cast<unsigned>(_mm256_movemask_pd(f));
+      }
+      word |= std::uint64_t{~bits & 0xFu} << (i - start);
+    }
+    // The entries past n (read from the padding) cleared.
+    if (end - start < 64) word &= (std::uint64_t{1} << (end - start)) - 1;
+    mask[start >> 6] = word;
+  }
+}
+#endif
+
+template <bool kH>
+[[gnu::always_inline]] inline void pretest_mask(const int* k0, const int* k1, const double* hlo, const double* hhi,
+                                                int n, int row_lo, int row_hi, double bottom, double top,
+                                                std::uint64_t* mask, [[maybe_unused]] bool avx2) {
+#ifdef PROXIMA_RASTER_AVX2
+  if (avx2) {
+    pretest_mask_avx2<kH>(k0, k1, hlo, hhi, n, row_lo, row_hi, bottom, top, mask);
+    return;
+  }
+#endif
+  pretest_mask_portable<kH>(k0, k1, hlo, hhi, n, row_lo, row_hi, bottom, top, mask);
+}
+
+// Whether the scans take the AVX2 pre-tests on this thread.
+bool use_raster_avx2() {
+#ifdef PROXIMA_RASTER_AVX2
+  return kRasterHaveAvx2 && t_raster_avx2_allowed;
+#else
+  return false;
+#endif
+}
+
+// The pre-tests' lists for n entries: room for n rounded up to four (the AVX2 loop reads that far)
+// and for the mask's words.
+struct PretestLists {
+  std::vector<int> k0, k1;
+  std::vector<double> hlo, hhi;
+  std::vector<std::uint64_t> mask;
+  void resize(std::size_t n, bool h) {
+    const std::size_t padded = (n + 3) / 4 * 4;
+    k0.resize(padded);
+    k1.resize(padded);
+    if (h) {
+      hlo.resize(padded);
+      hhi.resize(padded);
+    }
+    mask.resize((n + 63) / 64);
+  }
+};
 
 using mesh::Mesh;
 
@@ -120,7 +216,6 @@ double point_segment_distance(double r, double h, const ScreenSegment& s) {
 // and plus the rounding allowance of a record's interpolated h.
 struct PieceRows {
   int k0, k1, piece;
-  int near_rows;  ///< k1 - k0 + 2: rows k0 - 1 .. k1 + 1 are those next to a record (one unsigned test)
   double hlo, hhi;
 };
 
@@ -131,6 +226,7 @@ struct VertexFaceScratch {
   std::vector<int> bucket;
   std::vector<std::pair<int, int>> sorted;
   std::vector<PieceRows> pieces;  ///< vertex_face_candidates_by_pieces
+  PretestLists piece_rows;        ///< the pieces' rows for its pre-test
 };
 
 // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
@@ -373,33 +469,49 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     // this allowance (as in edge_windows_by_segments).
     const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
-    pieces.push_back({k0, k1, static_cast<int>(i), k1 - k0 + 2, hlo - allowance, hhi + allowance});
+    pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
   });
+  // The row test (v.row within k0 - 1 .. k1 + 1) of every piece as bits, four per AVX2 compare
+  // where it runs; the passing pieces visited in order (cost only: the same pieces in the same
+  // order).
+  PretestLists& lists = scratch.piece_rows;
+  const int n = static_cast<int>(pieces.size());
+  lists.resize(pieces.size(), false);
+  for (std::size_t j = 0; j < pieces.size(); ++j) {
+    lists.k0[j] = pieces[j].k0;
+    lists.k1[j] = pieces[j].k1;
+  }
+  const bool avx2 = use_raster_avx2();
+  const int words = (n + 63) / 64;
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    for (const auto& [k0, k1, i, near_rows, hlo, hhi] : pieces) {
-      // v.row outside k0 - 1 .. k1 + 1 (as unsigned, below k0 - 1 wraps above near_rows).
-      if (static_cast<unsigned>(v.row + 1 - k0) > static_cast<unsigned>(near_rows)) continue;
-      const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
-      unsigned char& st = state[s.part];
-      const unsigned char before = st;
-      if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
-        const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-        if (h < v.h) st ^= kOddCrossings;
-      }
-      // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
-      if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
-        for (int k = std::max(k0, v.row - 1); k <= std::min(k1, v.row + 1); ++k) {
-          const auto [hmin, hmax] = record_span(s, k, pixel);
-          if (hmin <= h_up && hmax >= h_down) {
-            if (point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
-            break;
+    pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
+                        lists.mask.data(), avx2);
+    for (int w = 0; w < words; ++w) {
+      // (Each pass clears one bit: at most 64.)
+      for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
+        const auto& [k0, k1, i, hlo, hhi] = pieces[static_cast<std::size_t>(64 * w + std::countr_zero(bits))];
+        const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
+        unsigned char& st = state[s.part];
+        const unsigned char before = st;
+        if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
+          const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+          if (h < v.h) st ^= kOddCrossings;
+        }
+        // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
+        if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
+          for (int k = std::max(k0, v.row - 1); k <= std::min(k1, v.row + 1); ++k) {
+            const auto [hmin, hmax] = record_span(s, k, pixel);
+            if (hmin <= h_up && hmax >= h_down) {
+              if (point_segment_distance(v.r, v.h, s) <= pad) st |= kNearBoundary;
+              break;
+            }
           }
         }
+        list_part(touched, st, before, s);
       }
-      list_part(touched, st, before, s);
     }
     finish_vertex(v, faces, state, touched, out);
   }
@@ -416,17 +528,17 @@ struct EdgeCandidate {
   double lo, hi;
 };
 
-// The screen times of a piece within one row band [row pixel, (row + 1) pixel]: the part of
-// the piece a record stands for.
-[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
-  double ua = 0, ub = 1;
-  const double dr = s.r1 - s.r0;
-  if (dr != 0) {
-    ua = std::clamp((row * pixel - s.r0) / dr, 0.0, 1.0);
-    ub = std::clamp(((row + 1) * pixel - s.r0) / dr, 0.0, 1.0);
-  }
-  const double ta = s.t0 + ua * (s.t1 - s.t0), tb = s.t0 + ub * (s.t1 - s.t0);
+// The screen times of a piece between the band fractions u of one row (band_fractions): the
+// part of the piece a record stands for.
+[[gnu::always_inline]] inline std::pair<double, double> times_between(const ScreenSegment& s,
+                                                                      std::pair<double, double> u) {
+  const double ta = s.t0 + u.first * (s.t1 - s.t0), tb = s.t0 + u.second * (s.t1 - s.t0);
   return {std::min(ta, tb), std::max(ta, tb)};
+}
+
+// The screen times of a piece within one row band [row pixel, (row + 1) pixel].
+[[gnu::always_inline]] inline std::pair<double, double> row_times(const ScreenSegment& s, int row, double pixel) {
+  return times_between(s, band_fractions(s, row, pixel));
 }
 
 // Seed section 9, sixth step: per row, the non-virtual edge records of A and B whose screen pieces
@@ -450,7 +562,9 @@ struct EdgeSegment {
   int k0, k1;
   int first;  ///< its row k's RowRecord is EdgeScratch::rows_a / rows_b[first + k - k0]
   double hlo, hhi;
-  int width;  ///< k1 - k0, for the pair loop's row test in one unsigned comparison
+  /// Its share of the pair tests' rounding allowance, 1e-12 (|hlo| + |hhi|), and its h extent
+  /// widened by it (made once per segment, not per pair: cost only; see the pair loop).
+  double allowance, hlo_low, hhi_high;
 };
 
 // A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
@@ -472,6 +586,7 @@ struct EdgeScratch {
   std::vector<int> group;
   std::vector<std::array<int, 2>> tested_b;
   std::vector<int> window_of_b;
+  PretestLists pretest_b;  ///< B's segments' rows and widened h extents (edge_windows_by_segments)
 };
 
 // The screen time per screen length of a piece (how far its time moves along the pad).
@@ -528,7 +643,10 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
     for_each_piece_rows(body, pixel, [&](std::size_t i, int k0, int k1) {
       const ScreenSegment& s = body.segments[i];
       if (s.edge < 0) return;
-      segments.push_back({static_cast<int>(i), k0, k1, first, std::min(s.h0, s.h1), std::max(s.h0, s.h1), k1 - k0});
+      const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
+      const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
+      segments.push_back(
+          {static_cast<int>(i), k0, k1, first, hlo, hhi, allowance, hlo - allowance, hhi + allowance});
       // (At most the body's record count in all: these are the rows its records were counted in.)
       first += k1 - k0 + 1;
     });
@@ -548,38 +666,61 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
                     int k) -> const RowRecord& {
     RowRecord& r = rows[static_cast<std::size_t>(e.first + (k - e.k0))];
     if (r.stamp != stamp) {
-      std::tie(r.hmin, r.hmax) = record_span(s, k, pixel);
-      std::tie(r.tlo, r.thi) = row_times(s, k, pixel);
+      // record_span and row_times of one band fractions (cost only: the same numbers).
+      const std::pair<double, double> u = band_fractions(s, k, pixel);
+      std::tie(r.hmin, r.hmax) = span_between(s, u);
+      std::tie(r.tlo, r.thi) = times_between(s, u);
       r.stamp = stamp;
     }
     return r;
   };
+  // B's rows and widened h extents, for the pair pre-tests four per AVX2 compare (where it runs) as
+  // bits; the passing B segments are visited in order (cost only: the same pairs in the same order).
+  PretestLists& lists = scratch.pretest_b;
+  const std::vector<EdgeSegment>& segments_b = scratch.segments_b;
+  const int n = static_cast<int>(segments_b.size());
+  lists.resize(segments_b.size(), true);
+  for (std::size_t j = 0; j < segments_b.size(); ++j) {
+    lists.k0[j] = segments_b[j].k0;
+    lists.k1[j] = segments_b[j].k1;
+    lists.hlo[j] = segments_b[j].hlo_low;
+    lists.hhi[j] = segments_b[j].hhi_high;
+  }
+  const bool avx2 = use_raster_avx2();
+  const int words = (n + 63) / 64;
   const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
     const double tpl_a = time_per_length(sa);
-    // B's rows k0 .. k1 come within one of A's, k0 <= ea.k1 + 1 and k1 >= ea.k0 - 1, exactly when
-    // k1 - (ea.k0 - 1) lies in 0 .. (ea.k1 - ea.k0 + 2) + (k1 - k0): one unsigned comparison (below
-    // 0 wraps above the bound).
-    const int a_below = ea.k0 - 1, a_near = ea.k1 - ea.k0 + 2;
-    for (const EdgeSegment& eb : scratch.segments_b) {
-      if (static_cast<unsigned>(eb.k1 - a_below) > static_cast<unsigned>(a_near + eb.width)) continue;
-      const double allowance = 1e-12 * (std::abs(ea.hlo) + std::abs(ea.hhi) + std::abs(eb.hlo) + std::abs(eb.hhi));
-      if (eb.hlo > ea.hhi + pad + allowance || eb.hhi < ea.hlo - pad - allowance) continue;
-      const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
-      if (squared_distance_2d(sa, sb) > reach) continue;
-      const double tpl_b = time_per_length(sb);
-      // A's rows within one of B's.
-      const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
-      for (int ka = ka0; ka <= ka1; ++ka) {
-        const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
-        const double amin = ra.hmin, amax = ra.hmax;
-        if (eb.hlo > amax + pad + allowance || eb.hhi < amin - pad - allowance) continue;
-        const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
-        for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
-          const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
-          if (rb.hmin > amax + pad || rb.hmax < amin - pad) continue;
-          add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, tpl_b}, pad, out);
+    // B's rows k0 .. k1 come within one of A's: k0 <= ea.k1 + 1 and k1 >= ea.k0 - 1.
+    // A record's h is interpolated between its piece's h0 and h1, so it lies in [hlo, hhi] up to a
+    // few ulp of max(|h0|, |h1|); each segment's allowance (1e-12 of those) is far above that, so the
+    // extent tests below, each side widened by its own allowance, only drop pairs that the records'
+    // own h tests would drop (the rounding of the widened bounds does not matter for that).
+    const double a_top = ea.hhi + pad + ea.allowance, a_bottom = ea.hlo - pad - ea.allowance;
+    // The pair pre-tests: B's rows within one of A's, and no eb.hlo_low > a_top or eb.hhi_high <
+    // a_bottom.
+    pretest_mask<true>(lists.k0.data(), lists.k1.data(), lists.hlo.data(), lists.hhi.data(), n, ea.k0 - 1,
+                       ea.k1 + 1, a_bottom, a_top, lists.mask.data(), avx2);
+    for (int w = 0; w < words; ++w) {
+      // (Each pass clears one bit: at most 64.)
+      for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
+        const EdgeSegment& eb = segments_b[static_cast<std::size_t>(64 * w + std::countr_zero(bits))];
+        const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
+        if (squared_distance_2d(sa, sb) > reach) continue;
+        const double tpl_b = time_per_length(sb);
+        // A's rows within one of B's.
+        const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
+        for (int ka = ka0; ka <= ka1; ++ka) {
+          const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
+          const double amin = ra.hmin, amax = ra.hmax;
+          if (eb.hlo_low > amax + pad + ea.allowance || eb.hhi_high < amin - pad - ea.allowance) continue;
+          const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
+          for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
+            const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
+            if (rb.hmin > amax + pad || rb.hmax < amin - pad) continue;
+            add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, tpl_b}, pad, out);
+          }
         }
       }
     }
@@ -1202,6 +1343,30 @@ struct Workspace {
 thread_local Workspace t_workspace;
 
 }  // namespace
+
+void raster_pretest_mask(const int* k0, const int* k1, const double* hlo, const double* hhi, int n, int row_lo,
+                         int row_hi, double bottom, double top, std::uint64_t* mask, bool avx2) {
+  avx2 = avx2 && raster_avx2_available();
+  if (hlo != nullptr && hhi != nullptr) {
+    pretest_mask<true>(k0, k1, hlo, hhi, n, row_lo, row_hi, bottom, top, mask, avx2);
+  } else {
+    pretest_mask<false>(k0, k1, hlo, hhi, n, row_lo, row_hi, bottom, top, mask, avx2);
+  }
+}
+
+bool raster_avx2_available() {
+#ifdef PROXIMA_RASTER_AVX2
+  return kRasterHaveAvx2;
+#else
+  return false;
+#endif
+}
+
+void set_raster_avx2_for_tests([[maybe_unused]] bool allowed) {
+#ifdef PROXIMA_RASTER_AVX2
+  t_raster_avx2_allowed = allowed;
+#endif
+}
 
 // Cold, as ccd::release_thread_storage (screw_collisions.cpp).
 [[gnu::cold]] void release_raster_storage() { t_workspace = Workspace{}; }

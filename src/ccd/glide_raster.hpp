@@ -62,6 +62,19 @@ std::vector<std::pair<int, int>> vertex_face_scan(const BodyRaster& points, cons
 std::vector<std::pair<int, int>> vertex_face_scan_by_pieces(const BodyRaster& points, const BodyRaster& faces,
                                                             double pad, double pixel);
 
+/// The small-mesh scans' pre-tests as bit masks (bit i of word i / 64 for entry i, i < n; the
+/// words' higher bits zero): entry i passes when k0[i] <= row_hi and k1[i] >= row_lo and, given
+/// hlo and hhi, neither hlo[i] > top nor hhi[i] < bottom. k0, k1, hlo and hhi must be readable up
+/// to n rounded up to four. `avx2`: four entries per AVX2 compare where the processor has it
+/// (raster_avx2_available), else the portable loop; the same bits (the tests compare them).
+void raster_pretest_mask(const int* k0, const int* k1, const double* hlo, const double* hhi, int n, int row_lo,
+                         int row_hi, double bottom, double top, std::uint64_t* mask, bool avx2);
+
+/// Whether raster_pretest_mask can take AVX2 here, and (for the tests) whether the scans may take it
+/// (true by default; false makes them take the portable loop on the calling thread).
+bool raster_avx2_available();
+void set_raster_avx2_for_tests(bool allowed);
+
 /// Frees the calling thread's raster workspace (ccd::release_thread_storage).
 void release_raster_storage();
 

@@ -129,17 +129,13 @@ using Polygon = std::vector<PartCorner>;
 // Returns `poly` itself when every corner is kept (cost only: no copy), else `out`, written here
 // (its capacity is reused across faces: no allocation per face once warm); fewer than three
 // corners left gives an empty polygon. `out` must not be `poly`.
-template <class Value>
-const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+// The same clip given values[i] = value(poly[i].x) (values.size() == poly.size()).
+const Polygon& clip_by_values(const Polygon& poly, const std::vector<double>& values, Polygon& out) {
   out.clear();
   const std::size_t k = poly.size();
   if (k == 0) return out;
   bool all_in = true;
-  values.resize(k);
-  for (std::size_t i = 0; i < k; ++i) {
-    values[i] = value(poly[i].x);
-    all_in = all_in && values[i] <= 0;
-  }
+  for (std::size_t i = 0; i < k; ++i) all_in = all_in && values[i] <= 0;
   if (all_in) return poly;
   for (std::size_t i = 0; i < k; ++i) {
     const std::size_t j = (i + 1) % k;
@@ -155,6 +151,13 @@ const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>
   }
   if (out.size() < kMinCorners) out.clear();
   return out;
+}
+
+template <class Value>
+const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>& values, Polygon& out) {
+  values.resize(poly.size());
+  for (std::size_t i = 0; i < poly.size(); ++i) values[i] = value(poly[i].x);
+  return clip_by_values(poly, values, out);
 }
 
 // Insertion sort of [lo, hi) by `less`, stable (cost only: used on runs that are sorted but for
@@ -471,20 +474,24 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
     if (!settings.skip_face.empty() && settings.skip_face[static_cast<std::size_t>(f)] != 0) continue;
     const auto ids = m.face(f);
     const Vec3& n = normals[f];
+    // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero (the
+    // corners where this is <= 0). A face with no such corner has no part (the clip would keep
+    // nothing): it is passed over before its polygon is made (cost only; about half the faces).
+    values.resize(ids.size());
+    bool any_in = false;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const double w = facing(canonical[ids[i]], n);
+      values[i] = settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
+      any_in = any_in || values[i] <= 0;
+    }
+    if (!any_in) continue;
     poly.clear();
     int h = m.face_half_edge(f);
     for (std::size_t i = 0; i < ids.size(); ++i) {
       poly.push_back({canonical[ids[i]], ids[i], m.half_edge(h).edge});
       h = m.half_edge(h).next;
     }
-    // Seed section 4.2: omega . n is affine in x; keep the part on the body's side of zero.
-    const Polygon& kept = clip(
-        poly,
-        [&](const Vec3& x) {
-          const double w = facing(x, n);
-          return settings.backward ? w - settings.facing_slack : -w - settings.facing_slack;
-        },
-        values, scratch.kept);
+    const Polygon& kept = clip_by_values(poly, values, scratch.kept);
     if (kept.empty()) continue;
     if (theta == 0) {
       drawer.add_part(f, Branch::principal, kept);

@@ -208,11 +208,11 @@ inline int row_of(double r, double pixel) {
   return proxima::detail::clamped_int(k, static_cast<int>(-kFarRow), static_cast<int>(kFarRow));
 }
 
-/// The h range [hmin, hmax] of the pixel record of segment s in row k (the Bresenham step of
-/// draw_body, which calls this): the piece's h at its ends within the row band [k pixel, (k + 1)
-/// pixel]. Inline so that the edge-crossing scan, which recomputes records of segments, gets the
-/// same numbers bit for bit.
-inline std::pair<double, double> record_span(const ScreenSegment& s, int k, double pixel) {
+/// Where segment s enters and leaves the row band [k pixel, (k + 1) pixel], as fractions {ua, ub}
+/// of the way from its first end to its second, clamped to [0, 1] ({0, 1} for a piece of constant
+/// r). The record's h range (record_span) and its time range (the edge scan's row_times) both
+/// interpolate at these: a caller that needs both computes them once (cost only: two divisions).
+inline std::pair<double, double> band_fractions(const ScreenSegment& s, int k, double pixel) {
   double ua = 0, ub = 1;
   const double dr = s.r1 - s.r0;
   if (dr != 0) {
@@ -220,8 +220,21 @@ inline std::pair<double, double> record_span(const ScreenSegment& s, int k, doub
     ua = std::clamp((band_lo - s.r0) / dr, 0.0, 1.0);
     ub = std::clamp((band_hi - s.r0) / dr, 0.0, 1.0);
   }
-  const double ha = s.h0 + ua * (s.h1 - s.h0), hb = s.h0 + ub * (s.h1 - s.h0);
+  return {ua, ub};
+}
+
+/// The h range of segment s between the band fractions {ua, ub} (band_fractions).
+inline std::pair<double, double> span_between(const ScreenSegment& s, std::pair<double, double> u) {
+  const double ha = s.h0 + u.first * (s.h1 - s.h0), hb = s.h0 + u.second * (s.h1 - s.h0);
   return {std::min(ha, hb), std::max(ha, hb)};
+}
+
+/// The h range [hmin, hmax] of the pixel record of segment s in row k (the Bresenham step of
+/// draw_body, which calls this): the piece's h at its ends within the row band [k pixel, (k + 1)
+/// pixel]. Inline so that the edge-crossing scan, which recomputes records of segments, gets the
+/// same numbers bit for bit.
+inline std::pair<double, double> record_span(const ScreenSegment& s, int k, double pixel) {
+  return span_between(s, band_fractions(s, k, pixel));
 }
 
 /// The azimuth of canonical point c in a branch (see Branch).

@@ -130,5 +130,104 @@ TEST(RasterEdgeScan, SquaredReachDecidesAsTheDistance) {
   EXPECT_GT(near_threshold, 50000);
 }
 
+// The small-mesh scans' pre-tests (detail::raster_pretest_mask): the AVX2 loop gives the portable
+// loop's bits, so the scans visit the same pairs in the same order. Seeded random lists of every
+// length 0 .. 200 (the lists padded to four as the scans pad them), rows around the bounds
+// (equal rows included), h extents on and around the bounds, with NaN and infinities.
+TEST(RasterEdgeScan, Avx2PretestsGiveThePortableBits) {
+  const std::uint64_t seed = 27027;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> row(-12, 12);
+  std::uniform_real_distribution<double> h(-2, 2);
+  const double specials[] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(), 0.0, -0.0};
+  int passing = 0, failing = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const int n = round % 201;
+    const std::size_t padded = (static_cast<std::size_t>(n) + 3) / 4 * 4;
+    std::vector<int> k0(padded), k1(padded);
+    std::vector<double> hlo(padded), hhi(padded);
+    const double bottom = round % 17 == 0 ? specials[round % 5] : h(rng);
+    const double top = round % 13 == 0 ? specials[(round / 13) % 5] : bottom + std::abs(h(rng));
+    for (std::size_t i = 0; i < padded; ++i) {
+      k0[i] = row(rng);
+      k1[i] = k0[i] + std::abs(row(rng)) / 3;
+      const int kind = static_cast<int>(rng() % 8);
+      hlo[i] = kind == 0 ? top : kind == 1 ? specials[rng() % 5] : h(rng);
+      hhi[i] = kind == 2 ? bottom : kind == 3 ? specials[rng() % 5] : hlo[i] + std::abs(h(rng));
+    }
+    const int lo = row(rng), hi = lo + static_cast<int>(rng() % 4);
+    const bool with_h = round % 3 != 0;
+    const std::size_t words = (static_cast<std::size_t>(n) + 63) / 64;
+    std::vector<std::uint64_t> portable(words + 1, ~std::uint64_t{0}), avx2(words + 1, ~std::uint64_t{0});
+    detail::raster_pretest_mask(k0.data(), k1.data(), with_h ? hlo.data() : nullptr, with_h ? hhi.data() : nullptr,
+                                n, lo, hi, bottom, top, portable.data(), false);
+    detail::raster_pretest_mask(k0.data(), k1.data(), with_h ? hlo.data() : nullptr, with_h ? hhi.data() : nullptr,
+                                n, lo, hi, bottom, top, avx2.data(), true);
+    const std::string label = "seed " + std::to_string(seed) + " round " + std::to_string(round);
+    for (std::size_t w = 0; w < words; ++w) ASSERT_EQ(portable[w], avx2[w]) << label << " word " << w;
+    EXPECT_EQ(portable[words], ~std::uint64_t{0}) << label;  // nothing written past the words
+    EXPECT_EQ(avx2[words], ~std::uint64_t{0}) << label;
+    // The portable bits are the definition's.
+    for (int i = 0; i < n; ++i) {
+      const std::size_t j = static_cast<std::size_t>(i);
+      bool pass = k0[j] <= hi && k1[j] >= lo;
+      if (with_h) {
+        pass = pass && !(hlo[j] > top) && !(hhi[j] < bottom);
+      }
+      ASSERT_EQ(pass, ((portable[j / 64] >> (j % 64)) & 1) != 0) << label << " entry " << i;
+      passing += pass ? 1 : 0;
+      failing += pass ? 0 : 1;
+    }
+  }
+  EXPECT_GT(passing, 10000);
+  EXPECT_GT(failing, 10000);
+}
+
+// The scans with the AVX2 pre-tests and with the portable ones: the same result, field for field
+// (the segment-pair edge scan forced, the vertex-in-face scan by pieces taken by the small bodies).
+TEST(RasterEdgeScan, Avx2PretestsGiveThePortableScansResult) {
+  std::vector<PairCase> pairs;
+  pairs.push_back({"cube-cube", mesh::make_box(Vec3(0.5, 0.5, 0.5)), mesh::make_box(Vec3(0.5, 0.5, 0.5)), 40});
+  pairs.push_back({"car-car", mesh::make_car(), mesh::make_car(), 40});
+  pairs.push_back({"tet-lprism", mesh::make_tetrahedron(), mesh::make_l_prism(), 40});
+  pairs.push_back({"lprism-torus", mesh::make_l_prism(), mesh::make_torus(1, 0.3), 8});
+  const std::uint64_t seed = 27028;
+  std::mt19937_64 rng(seed);
+  const double pixels[] = {kCcdRasterPixelSizeMedium, kCcdRasterPixelSizeLow, kCcdRasterPixelSizeHigh};
+  int collisions = 0;
+  for (const PairCase& pc : pairs) {
+    for (int k = 0; k < pc.count; ++k) {
+      const Motion m = random_motion(rng, pc.a, pc.b, k);
+      ScrewOptions o;
+      o.method = ScrewMethod::raster;
+      o.pixel_size = pixels[k % 3];
+      detail::set_raster_avx2_for_tests(false);
+      const ScrewResult portable = detail::raster_screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o, true,
+                                                                   detail::EdgeScan::segments);
+      detail::set_raster_avx2_for_tests(true);
+      const ScrewResult avx2 = detail::raster_screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o, true,
+                                                               detail::EdgeScan::segments);
+      const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
+      ASSERT_EQ(portable.collisions.size(), avx2.collisions.size()) << label;
+      for (std::size_t i = 0; i < portable.collisions.size(); ++i) {
+        const Collision &x = portable.collisions[i], &y = avx2.collisions[i];
+        EXPECT_EQ(x.type, y.type) << label << " collision " << i;
+        EXPECT_EQ(x.vertex, y.vertex) << label;
+        EXPECT_EQ(x.face, y.face) << label;
+        EXPECT_EQ(x.edge_a, y.edge_a) << label;
+        EXPECT_EQ(x.edge_b, y.edge_b) << label;
+        EXPECT_EQ(x.time, y.time) << label;
+        EXPECT_EQ(x.properness, y.properness) << label;
+      }
+      EXPECT_EQ(portable.candidate_pairs, avx2.candidate_pairs) << label;
+      EXPECT_EQ(portable.iterations, avx2.iterations) << label;
+      EXPECT_EQ(portable.status, avx2.status) << label;
+      collisions += static_cast<int>(portable.collisions.size());
+    }
+  }
+  EXPECT_GT(collisions, 100);
+}
+
 }  // namespace
 }  // namespace proxima::ccd
