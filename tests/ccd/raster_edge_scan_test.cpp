@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,6 +32,34 @@ struct PairCase {
   Mesh a, b;
   int count;
 };
+
+// Every field of two results equal, bit for bit (collisions in order, first contact, counts,
+// status); returns whether x reported an edge-edge collision.
+bool expect_same_result(const ScrewResult& x, const ScrewResult& y, const std::string& label) {
+  EXPECT_EQ(x.collisions.size(), y.collisions.size()) << label;
+  bool edge_edge = false;
+  for (std::size_t i = 0; i < std::min(x.collisions.size(), y.collisions.size()); ++i) {
+    const Collision &p = x.collisions[i], &q = y.collisions[i];
+    EXPECT_EQ(p.type, q.type) << label << " collision " << i;
+    EXPECT_EQ(p.vertex, q.vertex) << label << " collision " << i;
+    EXPECT_EQ(p.face, q.face) << label << " collision " << i;
+    EXPECT_EQ(p.edge_a, q.edge_a) << label << " collision " << i;
+    EXPECT_EQ(p.edge_b, q.edge_b) << label << " collision " << i;
+    EXPECT_EQ(p.time, q.time) << label << " collision " << i;
+    EXPECT_EQ(p.point, q.point) << label << " collision " << i;
+    EXPECT_EQ(p.normal, q.normal) << label << " collision " << i;
+    EXPECT_EQ(p.properness, q.properness) << label << " collision " << i;
+    edge_edge = edge_edge || p.type == CollisionType::ee;
+  }
+  EXPECT_EQ(x.contact, y.contact) << label;
+  if (x.contact) {
+    EXPECT_EQ(x.toi, y.toi) << label;
+  }
+  EXPECT_EQ(x.candidate_pairs, y.candidate_pairs) << label;
+  EXPECT_EQ(x.iterations, y.iterations) << label;
+  EXPECT_EQ(x.status, y.status) << label;
+  return edge_edge;
+}
 
 // Every field of both results equal (collisions, first contact, counts, status): the scans are a
 // cost choice only. Over seeded motions of five pairs, at the three resolution presets and several
@@ -61,28 +90,7 @@ TEST(RasterEdgeScan, SegmentPairsGiveTheRowScansResult) {
       const ScrewResult segments = detail::raster_screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o, true,
                                                                    detail::EdgeScan::segments);
       const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
-      ASSERT_EQ(rows.collisions.size(), segments.collisions.size()) << label;
-      bool edge_edge = false;
-      for (std::size_t i = 0; i < rows.collisions.size(); ++i) {
-        const Collision &x = rows.collisions[i], &y = segments.collisions[i];
-        EXPECT_EQ(x.type, y.type) << label << " collision " << i;
-        EXPECT_EQ(x.vertex, y.vertex) << label;
-        EXPECT_EQ(x.face, y.face) << label;
-        EXPECT_EQ(x.edge_a, y.edge_a) << label;
-        EXPECT_EQ(x.edge_b, y.edge_b) << label;
-        EXPECT_EQ(x.time, y.time) << label;
-        EXPECT_EQ(x.point, y.point) << label;
-        EXPECT_EQ(x.normal, y.normal) << label;
-        EXPECT_EQ(x.properness, y.properness) << label;
-        edge_edge = edge_edge || x.type == CollisionType::ee;
-      }
-      EXPECT_EQ(rows.contact, segments.contact) << label;
-      if (rows.contact) {
-        EXPECT_EQ(rows.toi, segments.toi) << label;
-      }
-      EXPECT_EQ(rows.candidate_pairs, segments.candidate_pairs) << label;
-      EXPECT_EQ(rows.iterations, segments.iterations) << label;
-      EXPECT_EQ(rows.status, segments.status) << label;
+      const bool edge_edge = expect_same_result(rows, segments, label);
       with_edge_collisions += edge_edge ? 1 : 0;
     }
   }
@@ -209,20 +217,7 @@ TEST(RasterEdgeScan, Avx2PretestsGiveThePortableScansResult) {
       const ScrewResult avx2 = detail::raster_screw_collisions(pc.a, m.a0, m.a1, pc.b, m.b0, m.b1, o, true,
                                                                detail::EdgeScan::segments);
       const std::string label = std::string(pc.name) + " seed " + std::to_string(seed) + " case " + std::to_string(k);
-      ASSERT_EQ(portable.collisions.size(), avx2.collisions.size()) << label;
-      for (std::size_t i = 0; i < portable.collisions.size(); ++i) {
-        const Collision &x = portable.collisions[i], &y = avx2.collisions[i];
-        EXPECT_EQ(x.type, y.type) << label << " collision " << i;
-        EXPECT_EQ(x.vertex, y.vertex) << label;
-        EXPECT_EQ(x.face, y.face) << label;
-        EXPECT_EQ(x.edge_a, y.edge_a) << label;
-        EXPECT_EQ(x.edge_b, y.edge_b) << label;
-        EXPECT_EQ(x.time, y.time) << label;
-        EXPECT_EQ(x.properness, y.properness) << label;
-      }
-      EXPECT_EQ(portable.candidate_pairs, avx2.candidate_pairs) << label;
-      EXPECT_EQ(portable.iterations, avx2.iterations) << label;
-      EXPECT_EQ(portable.status, avx2.status) << label;
+      expect_same_result(portable, avx2, label);
       collisions += static_cast<int>(portable.collisions.size());
     }
   }
