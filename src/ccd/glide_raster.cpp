@@ -170,17 +170,26 @@ struct Geometry {
   std::vector<double> d;
 };
 
+// Sized once and written by index (cost only: no capacity test per element).
 void make_geometry(const Mesh& m, const Pose& to_a, Geometry& g) {
   g.mesh = &m;
-  g.v.clear();
-  g.n.clear();
-  g.d.clear();
-  for (const Vec3& p : m.vertices()) g.v.push_back(to_a.apply(p));
-  for (int f = 0; f < m.num_faces(); ++f) {
-    g.n.push_back(to_a.rotate(m.face_normal(f)));
+  const std::vector<Vec3>& vertices = m.vertices();
+  const std::size_t faces = static_cast<std::size_t>(m.num_faces());
+  g.v.resize(vertices.size());
+  g.n.resize(faces);
+  g.d.resize(faces);
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    g.v[i] = to_a.apply(vertices[i]);
+  }
+  for (std::size_t f = 0; f < faces; ++f) {
+    const int face = static_cast<int>(f);
+    g.n[f] = to_a.rotate(m.face_normal(face));
     Vec3 c = Vec3::Zero();
-    for (int id : m.face(f)) c += g.v[id];
-    g.d.push_back(g.n.back().dot(c / static_cast<double>(m.face(f).size())));
+    const std::span<const int> ids = m.face(face);
+    for (int id : ids) {
+      c += g.v[id];
+    }
+    g.d[f] = g.n[f].dot(c / static_cast<double>(ids.size()));
   }
 }
 
@@ -918,11 +927,15 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
 // vectors from the same operations): A's unit edge directions; B's unit edge directions d with
 // v x d and v x (v x d), and v x n, v x (v x n) for B's face normals n (v the screw axis), so that
 // turning by s theta is d + sin v x d + (1 - cos) v x (v x d) without the cross products.
+// A's unit directions depend on A's geometry alone (its mesh in its own frame), so they are kept
+// across queries on a mesh with the same content id (cost only: the same vectors).
 struct TurnBasis {
   std::vector<Vec3> a_unit;
   std::vector<std::array<Vec3, 3>> b_unit;
   std::vector<std::array<Vec3, 2>> b_normal;
   std::vector<unsigned char> a_ready, b_ready, normal_ready;
+  /// Mesh::content_id() of the A whose a_unit / a_ready these are (0: none).
+  std::uint64_t a_id = 0;
 };
 
 // The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
@@ -930,13 +943,17 @@ struct TurnBasis {
 class Resolver {
  public:
   // Collisions go to `found` (cleared first).
-  Resolver(const Geometry& a, const Geometry& b, const Screw& screw, const ScrewOptions& opt, double scale, bool cull,
-           std::vector<Collision>& found, TurnBasis& basis)
+  // `a_id`: the content id of A's mesh (a's geometry is a function of it), 0 if unknown.
+  Resolver(const Geometry& a, std::uint64_t a_id, const Geometry& b, const Screw& screw, const ScrewOptions& opt,
+           double scale, bool cull, std::vector<Collision>& found, TurnBasis& basis)
       : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), cull_(cull), found_(found),
         basis_(basis) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
     found_.clear();
-    basis_.a_ready.assign(static_cast<std::size_t>(a.mesh->num_edges()), 0);
+    if (a_id == 0 || basis_.a_id != a_id) {
+      basis_.a_ready.assign(static_cast<std::size_t>(a.mesh->num_edges()), 0);
+      basis_.a_id = a_id;
+    }
     basis_.b_ready.assign(static_cast<std::size_t>(b.mesh->num_edges()), 0);
     basis_.normal_ready.assign(b.n.size(), 0);
     basis_.a_unit.resize(basis_.a_ready.size());
@@ -1002,11 +1019,17 @@ class Resolver {
     if (!(lo < hi)) return;
     // Most candidates of bodies that pass through each other can only give improper crossings:
     // that test (no sincos of the triple product) comes first.
-    if (improper_near(cand.edge_a, cand.edge_b, turn_at((lo + hi) / 2, screw_.angle), (hi - lo) / 2 + limits_.time_tolerance)) {
+    const double centre = (lo + hi) / 2;
+    const std::pair<double, double> centre_turn = turn_at(centre, screw_.angle);
+    if (improper_near(cand.edge_a, cand.edge_b, centre_turn, (hi - lo) / 2 + limits_.time_tolerance)) {
       return;
     }
-    const EdgeTripleProduct triple(screw_, pa, da, qb, db);
+    // The coefficients of the triple product wait until a slab needs its roots (cost only: the
+    // centre's distance test below ends most candidates that pass the properness bound), and the
+    // centre's turn is the one just computed (cost only: one sincos less).
+    EdgeTripleProduct triple(screw_, pa, da, qb, db, EdgeTripleProduct::DeferCoefficients{});
     if (triple.stays_parallel(opt_.parallel_tolerance)) return;
+    triple.remember_turn(centre, centre_turn);
     auto f = [&](double s) { return triple.value(s); };
     auto slope = [&](double s) { return triple.slope(s); };
     auto bounds = [&](double l, double h, double& b1, double& b2) { triple.bounds(l, h, b1, b2); };
@@ -1031,7 +1054,6 @@ class Resolver {
     {
       // The whole window first (rarely excluded on its own, its distance clears the middle slabs).
       Vec3 q, e;
-      const double centre = (lo + hi) / 2;
       triple.motion(centre, q, e);
       const double d = segment_distance(pa, da, q, e);
       if (d > edge_speed * (hi - lo) / 2 + tolerance()) return;
@@ -1040,6 +1062,7 @@ class Resolver {
     }
     const int slabs = proxima::detail::clamped_int(std::ceil((hi - lo) * kEdgeSlabsPerStep), 1, static_cast<int>(kEdgeSlabsPerStep));
     double cleared_until = lo;  // cleared by the slab tests so far
+    bool have_coefficients = false;
     for (int k = 0; k < slabs; ++k) {
       const double s0 = lo + (hi - lo) * k / slabs, s1 = lo + (hi - lo) * (k + 1) / slabs;
       if (s1 <= cleared_until || (centre_lo <= s0 && s1 <= centre_hi)) continue;
@@ -1053,6 +1076,10 @@ class Resolver {
       }
       if (improper_near(cand.edge_a, cand.edge_b, triple.turn(mid), (s1 - s0) / 2 + lim.time_tolerance)) {
         continue;
+      }
+      if (!have_coefficients) {
+        triple.compute_coefficients();
+        have_coefficients = true;
       }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
         if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
@@ -1436,7 +1463,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     const int samples =
         proxima::detail::clamped_int(std::ceil(2 * speed / reach), 1, kMaxSphereSamples, kMaxSphereSamples);
     bool apart = true;
-    double previous = (screw.apply(center_b, 0) - center_a).norm();
+    // At s = 0 the screw adds only signed zeros to B's centre, which leave the norm as it is (cost
+    // only: no sincos of 0).
+    double previous = (center_b - center_a).norm();
     for (int i = 1; i <= samples && apart; ++i) {
       const double next = (screw.apply(center_b, static_cast<double>(i) / samples) - center_a).norm();
       // |d'| <= speed, so between two samples the distance dips at most speed * spacing / 2
@@ -1520,7 +1549,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   // Steps 5-6: the candidates, then their analytic resolution.
   // Twice the drawing error (each body's pieces stray at most kDrawErrorPerPixel of a pixel).
   const double pad = kCandidatePadPerPixel * pixel;
-  Resolver resolver(ga, gb, screw, options, scale, cull, work.found, work.basis);
+  Resolver resolver(ga, work.ga_id, gb, screw, options, scale, cull, work.found, work.basis);
   std::vector<std::pair<int, int>>& vf = work.vf;
   std::vector<std::pair<int, int>>& fv = work.fv;
   std::vector<EdgeCandidate>& ee = work.ee;

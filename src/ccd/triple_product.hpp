@@ -16,9 +16,21 @@
 namespace proxima::ccd::detail {
 
 struct EdgeTripleProduct {
+  /// Tag of the constructor that leaves the coefficients k to compute_coefficients().
+  struct DeferCoefficients {};
+
   // B's edge start q(s) and direction e(s) with a single sincos (the hot path of both modes):
   // q = qb + sin vw0 + (1 - cos) vvw0 + s g v, e = db + sin vd + (1 - cos) vvd.
   EdgeTripleProduct(const Screw& screw, const Vec3& pa_, const Vec3& da_, const Vec3& qb_, const Vec3& db_)
+      : EdgeTripleProduct(screw, pa_, da_, qb_, db_, DeferCoefficients{}) {
+    compute_coefficients();
+  }
+
+  /// Everything but k: motion, turn, rotate and stays_parallel work; value, slope and bounds need
+  /// compute_coefficients() first. For callers that often stop on a distance test before any of
+  /// those (cost only: the same numbers once computed).
+  EdgeTripleProduct(const Screw& screw, const Vec3& pa_, const Vec3& da_, const Vec3& qb_, const Vec3& db_,
+                    DeferCoefficients)
       : pa(pa_), da(da_), qb(qb_), db(db_), v(screw.axis), theta(screw.angle), glide(screw.glide) {
     la = da.norm();
     lb = db.norm();
@@ -30,8 +42,11 @@ struct EdgeTripleProduct {
     vvw0 = v.cross(vw0);
     vd = v.cross(db);
     vvd = v.cross(vd);
-    // With q - pa = sum_i a_i Q_i over a = (1, sin, 1 - cos, s) and e = sum_j b_j E_j over
-    // b = (1, sin, 1 - cos), f = sum k_ij a_i b_j, k_ij = Q_i . (da x E_j).
+  }
+
+  // With q - pa = sum_i a_i Q_i over a = (1, sin, 1 - cos, s) and e = sum_j b_j E_j over
+  // b = (1, sin, 1 - cos), f = sum k_ij a_i b_j, k_ij = Q_i . (da x E_j).
+  void compute_coefficients() {
     const std::array<Vec3, 4> big_q{qb - pa, vw0, vvw0, glide * v};
     const std::array<Vec3, 3> cross_e{da.cross(db), da.cross(vd), da.cross(vvd)};
     for (std::size_t i = 0; i < 4; ++i) {
@@ -103,6 +118,13 @@ struct EdgeTripleProduct {
       cached_ = turn_of(half_turn(s * theta));
     }
     return cached_;
+  }
+
+  /// Hands turn(s) its value at s when the caller already computed it as turn_at(s, theta)
+  /// (properness.hpp: the same expression, so the same bits), saving the sincos.
+  void remember_turn(double s, std::pair<double, double> turned) const {
+    cached_s_ = s;
+    cached_ = turned;
   }
 
  private:

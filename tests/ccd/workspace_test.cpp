@@ -136,6 +136,63 @@ TEST(CcdWorkspace, AMeshReplacedInPlaceIsNotTakenForThePreviousOne) {
   }
 }
 
+// The raster keeps A's geometry and A's unit edge directions (its properness bound's TurnBasis)
+// across queries on a mesh with the same Mesh::content_id() (src/ccd/glide_raster.cpp): a query on
+// A after queries on other A's, on the same A against other B's, or after a query on another A
+// that ended before resolving anything, answers as on a fresh thread, bit for bit.
+TEST(CcdWorkspace, TheRasterKeepsADirectionsOnlyForTheSameMesh) {
+  auto turn = [](double angle, const Vec3& axis, const Vec3& t) {
+    return Pose::from_matrix(Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(), t);
+  };
+  const std::vector<Mesh> shapes = {mesh::make_torus(1, 0.3), mesh::make_torus(1, 0.34), mesh::make_torus(1.05, 0.3),
+                                    mesh::make_torus(1, 0.3, 20, 14)};
+  const std::vector<Mesh> others = {mesh::make_torus(1, 0.3), mesh::make_box(Vec3(0.5, 0.4, 0.3))};
+  const Pose a_end = turn(0.05, Vec3(0, 0, 1), Vec3(0.1, 0, 0));
+  const std::vector<std::pair<Pose, Pose>> b_motions = {
+      {turn(0.3, Vec3(1, 0, 0), Vec3(2.9, 0.2, 0.1)), turn(0.9, Vec3(1, 1, 0), Vec3(-2.8, 0.1, 0))},
+      {turn(0.2, Vec3(0, 1, 0), Vec3(0.2, 2.7, 0.1)), turn(0.5, Vec3(1, 0, 0), Vec3(0.1, -2.6, 0))}};
+  // B far from A all step: answered before any resolution.
+  const std::pair<Pose, Pose> apart = {turn(0.1, Vec3(0, 0, 1), Vec3(40, 0, 0)), turn(0.2, Vec3(0, 0, 1), Vec3(40, 1, 0))};
+  ScrewOptions o;
+  o.method = ScrewMethod::raster;
+  auto answer = [&](const Mesh& a, std::size_t j, std::size_t m) {
+    return screw_collisions(a, Pose(), a_end, others[j], b_motions[m].first, b_motions[m].second, o);
+  };
+  // fresh[i][j][m]: shape i against others[j] on motion m, each on a thread of its own.
+  std::vector<std::vector<std::vector<ScrewResult>>> fresh(shapes.size());
+  std::size_t with_contact = 0;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    fresh[i].resize(others.size());
+    for (std::size_t j = 0; j < others.size(); ++j) {
+      fresh[i][j].resize(b_motions.size());
+      for (std::size_t m = 0; m < b_motions.size(); ++m) {
+        std::thread([&, i, j, m] { fresh[i][j][m] = answer(shapes[i], j, m); }).join();
+        with_contact += fresh[i][j][m].contact ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GE(with_contact, shapes.size() * b_motions.size()) << "most motions collide";
+  Mesh a = shapes[0];
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t k = 0; k < shapes.size(); ++k) {
+      const std::size_t i = pass == 0 ? k : (shapes.size() - k) % shapes.size();
+      a = shapes[i];  // the same object, now another mesh (or the same one again)
+      for (std::size_t j = 0; j < others.size(); ++j) {
+        for (std::size_t m = 0; m < b_motions.size(); ++m) {
+          const std::string what = "shape " + std::to_string(i) + " against " + std::to_string(j) + " motion " +
+                                   std::to_string(m) + ", pass " + std::to_string(pass);
+          expect_same(fresh[i][j][m], answer(a, j, m), what);
+          // Another A that stops early, then this A again.
+          const ScrewResult early = screw_collisions(shapes[(i + 1) % shapes.size()], Pose(), a_end, others[j],
+                                                     apart.first, apart.second, o);
+          EXPECT_FALSE(early.contact) << what;
+          expect_same(fresh[i][j][m], answer(a, j, m), what + " after an early stop");
+        }
+      }
+    }
+  }
+}
+
 // The exact mode recognises the previous query's meshes by Mesh::content_id() before comparing
 // their bytes (MeshSnapshot). Meshes that change between queries in every way a Mesh can (replaced
 // in place by copy and by move, a scaled copy, which must not keep its source's id, a mesh moved
