@@ -467,7 +467,8 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   auto facing = [&](const Vec3& x, const Vec3& n) { return theta * (x.z() * n.x() - x.x() * n.z()) + g * n.y(); };
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
-  const double cos_t = std::cos(theta), sin_t = std::sin(theta);
+  // (Only body A's doppeled parts use them: body B's drawing skips the sincos, cost only.)
+  const double cos_t = settings.doppel ? std::cos(theta) : 0.0, sin_t = settings.doppel ? std::sin(theta) : 0.0;
   Polygon &poly = scratch.poly, &half = scratch.half, &wedge = scratch.wedge;
   std::vector<double>& values = scratch.values;
   for (int f = 0; f < m.num_faces(); ++f) {
