@@ -2,8 +2,8 @@
 #include <proxima/core/pose.hpp>
 
 #include <proxima/core/error.hpp>
-#include <proxima/core/pose_kernels.hpp>
 #include <proxima/core/tolerance.hpp>
+#include "core/pose_kernels.hpp"
 
 #include <Eigen/SVD>
 #include <cmath>
@@ -116,43 +116,55 @@ Pose operator*(const Pose& a, const Pose& b) {
 
 namespace detail {
 
-// Not when this file is itself compiled for AVX (PROXIMA_NATIVE): Eigen's products then use other
-// packets (and may fuse multiply-adds), so the AVX2 kernels below would not have their bits.
+// Not when this file is itself compiled for AVX (PROXIMA_NATIVE): the compiler may then fuse the
+// portable kernels' multiply-adds, which the AVX2 kernels below do not.
 #if defined(PROXIMA_POSE_X86) && !defined(__AVX__)
 const bool kPoseHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
 #else
 const bool kPoseHaveAvx2 = false;
 #endif
 
+namespace {
+
+/// Entry i of m v (m column-major 3x3) in the order of pose_kernels.hpp.
+inline double row_times(const double* m, const double* v, int i) {
+  const double x = m[i] * v[0];
+  const double y = m[3 + i] * v[1];
+  const double z = m[6 + i] * v[2];
+  return i < 2 ? (x + y) + z : x + (y + z);
+}
+
+}  // namespace
+
 void pose_invert_portable(const double* ra, const double* ta, double* r, double* t) {
-  const Eigen::Map<const Mat3> rotation(ra);
-  const Eigen::Map<const Vec3> translation(ta);
-  Eigen::Map<Mat3> r_out(r);
-  Eigen::Map<Vec3> t_out(t);
-  const Mat3 rt = rotation.transpose();
-  r_out = rt;
-  t_out = -(rt * translation);
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      r[3 * j + i] = ra[3 * i + j];
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    t[i] = -row_times(r, ta, i);
+  }
 }
 
 void pose_compose_portable(const double* ra, const double* ta, const double* rb, const double* tb, double* r,
                            double* t) {
-  const Eigen::Map<const Mat3> a(ra);
-  const Eigen::Map<const Mat3> b(rb);
-  const Eigen::Map<const Vec3> a_t(ta);
-  const Eigen::Map<const Vec3> b_t(tb);
-  Eigen::Map<Mat3> r_out(r);
-  Eigen::Map<Vec3> t_out(t);
-  r_out = a * b;
-  t_out = a * b_t + a_t;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      r[3 * j + i] = row_times(ra, rb + 3 * j, i);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    t[i] = row_times(ra, tb, i) + ta[i];
+  }
 }
 
 #ifdef PROXIMA_POSE_X86
 // The AVX2 forms hold one column (3 doubles) per register. Columns 0 and 1 of a rotation are
 // read 4 wide (the fourth lane is the next column's first entry, unused); column 2 and the
-// translations, which end their arrays, with a 3-lane mask. Eigen's 3x3 products, as compiled
-// here (SSE2: rows 0 and 1 in one packet, row 2 alone), sum an entry's three terms x, y, z (the
-// products with v[0], v[1], v[2]) as (x + y) + z in rows 0 and 1 but as x + (y + z) in row 2
-// (measured entry by entry); combine() adds them in those orders, and multiply and add are kept
+// translations, which end their arrays, with a 3-lane mask. An entry's three terms x, y, z (the
+// products with v[0], v[1], v[2]) are summed as (x + y) + z in rows 0 and 1 and as x + (y + z) in
+// row 2 (pose_kernels.hpp); combine() adds them in those orders, and multiply and add are kept
 // separate (no "fma" target), so every entry has the portable form's bits.
 namespace {
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Tests for the pose arithmetic behind gjk::distance's relative pose pose_a.inverse() * pose_b
-// (core/pose_kernels.hpp): the AVX2 kernels give the portable (Eigen) kernels' bits (any NaN for
-// a NaN), entry for entry, on random and special inputs (signed zeros, NaN, infinities, scales 1e-300..1e300), and
-// Pose::inverse / operator* give the portable kernels' bits; the portable kernels are checked
-// against the entries written out by hand in Eigen's summation orders (rows 0 and 1: (x + y) + z,
-// row 2: x + (y + z)), an oracle that does not go through Eigen's products.
+// (src/core/pose_kernels.hpp): the AVX2 kernels give the portable kernels' bits (any NaN for a
+// NaN), entry for entry, on random and special inputs (signed zeros, NaN, infinities, scales
+// 1e-300..1e300); Pose::inverse / operator* give the portable kernels' bits; the portable kernels
+// agree with Eigen's transpose and products (an independent oracle) to the rounding of a
+// three-term sum, and their summation order is the one pose_kernels.hpp states (entries written
+// out by hand: rows 0 and 1 (x + y) + z, row 2 x + (y + z)).
 #include <proxima/core/pose.hpp>
-#include <proxima/core/pose_kernels.hpp>
+#include "core/pose_kernels.hpp"
 
 #include <gtest/gtest.h>
 
@@ -132,6 +133,43 @@ TEST(PoseKernels, PortableKernelsMatchTheEntriesWrittenOut) {
     const Raw b = random_raw(rng);
     ASSERT_TRUE(same_bits(compose(false, a, b), compose_by_hand(a, b))) << "seed " << kSeed << " case " << k;
     ASSERT_TRUE(same_bits(invert(false, a), invert_by_hand(a))) << "seed " << kSeed << " case " << k;
+  }
+}
+
+/// Eigen's products as the oracle: |kernel - Eigen| within 4 ulps of the terms' magnitude.
+void expect_near_eigen(const Raw& got, const Mat3& r, const Vec3& t, const Mat3& r_terms, const Vec3& t_terms,
+                       int k) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_LE(std::abs(got.r[static_cast<std::size_t>(3 * j + i)] - r(i, j)), 4 * eps * r_terms(i, j))
+          << "seed " << kSeed + 3 << " case " << k << " entry " << i << "," << j;
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_LE(std::abs(got.t[static_cast<std::size_t>(i)] - t(i)), 4 * eps * t_terms(i))
+        << "seed " << kSeed + 3 << " case " << k << " translation " << i;
+  }
+}
+
+TEST(PoseKernels, PortableKernelsAgreeWithEigensProducts) {
+  std::mt19937_64 rng(kSeed + 3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> exponent(-100, 100);
+  for (int k = 0; k < 20000; ++k) {
+    Raw a, b;
+    const double scale = std::pow(10.0, exponent(rng));
+    for (double& v : a.r) v = u(rng);
+    for (double& v : b.r) v = u(rng);
+    for (double& v : a.t) v = u(rng) * scale;
+    for (double& v : b.t) v = u(rng) * scale;
+    const Eigen::Map<const Mat3> ra(a.r.data()), rb(b.r.data());
+    const Eigen::Map<const Vec3> ta(a.t.data()), tb(b.t.data());
+    const Mat3 abs_a = ra.cwiseAbs();
+    expect_near_eigen(compose(false, a, b), ra * rb, ra * tb + ta, abs_a * rb.cwiseAbs(),
+                      abs_a * tb.cwiseAbs() + ta.cwiseAbs(), k);
+    const Mat3 rt = ra.transpose();
+    expect_near_eigen(invert(false, a), rt, -(rt * ta), Mat3::Zero(), abs_a.transpose() * ta.cwiseAbs(), k);
   }
 }
 

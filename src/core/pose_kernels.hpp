@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The arithmetic behind Pose::inverse and Pose composition (operator*), on the raw column-major
-// storage of the rotation (9 doubles) and the translation (3 doubles): a portable form (Eigen's
-// expressions) and an AVX2 form with the same products and sums in the same order (no FMA), so
-// the same bits. Why AVX2: gjk::distance forms the relative pose pose_a.inverse() * pose_b on
+// storage of the rotation (9 doubles) and the translation (3 doubles): a portable form (scalar
+// code with a fixed summation order, the one GCC's Eigen products had here: the answers did not
+// move) and an AVX2 form with the same products and sums in the same order (no FMA), so the same
+// bits on any compiler. Why AVX2: gjk::distance forms the relative pose pose_a.inverse() * pose_b on
 // every query, about 150 instructions out of line of the 1,500-2,400 a polytope N=8 / N=32 query
-// takes (docs/benchmarks.md, session 28); four lanes hold a whole column. Kept out of pose.hpp so
-// only pose.cpp and the test that pins the two forms together include it.
+// takes (docs/benchmarks.md, session 28); four lanes hold a whole column. Private (src/core): only
+// pose.cpp and the test that pins the two forms together include it.
+//
+// Summation order of an entry i of m v, with x, y, z = m(i, 0) v0, m(i, 1) v1, m(i, 2) v2:
+// (x + y) + z for rows 0 and 1, x + (y + z) for row 2 (GCC 12's SSE2 code for Eigen's 3x3
+// product: rows 0-1 in one packet, row 2 alone; measured entry by entry in session 28).
 #pragma once
 
 namespace proxima::detail {
