@@ -3,9 +3,15 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/tolerance.hpp>
+#include "core/pose_kernels.hpp"
 
 #include <Eigen/SVD>
 #include <cmath>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define PROXIMA_POSE_X86 1
+#endif
 
 namespace proxima {
 
@@ -87,12 +93,140 @@ Eigen::Isometry3d Pose::isometry() const {
 }
 
 Pose Pose::inverse() const {
-  const Mat3 rt = rotation_.transpose();
-  return Pose(rt, -(rt * translation_));
+  Pose r;
+  if (detail::kPoseHaveAvx2) {
+    detail::pose_invert_avx2(rotation_.data(), translation_.data(), r.rotation_.data(), r.translation_.data());
+  } else {
+    detail::pose_invert_portable(rotation_.data(), translation_.data(), r.rotation_.data(), r.translation_.data());
+  }
+  return r;
 }
 
 Pose operator*(const Pose& a, const Pose& b) {
-  return Pose(a.rotation_ * b.rotation_, a.rotation_ * b.translation_ + a.translation_);
+  Pose r;
+  if (detail::kPoseHaveAvx2) {
+    detail::pose_compose_avx2(a.rotation_.data(), a.translation_.data(), b.rotation_.data(), b.translation_.data(),
+                              r.rotation_.data(), r.translation_.data());
+  } else {
+    detail::pose_compose_portable(a.rotation_.data(), a.translation_.data(), b.rotation_.data(),
+                                  b.translation_.data(), r.rotation_.data(), r.translation_.data());
+  }
+  return r;
 }
+
+namespace detail {
+
+// Not when this file is itself compiled for AVX (PROXIMA_NATIVE): the compiler may then fuse the
+// portable kernels' multiply-adds, which the AVX2 kernels below do not.
+#if defined(PROXIMA_POSE_X86) && !defined(__AVX__)
+const bool kPoseHaveAvx2 = __builtin_cpu_supports("avx2") != 0;
+#else
+const bool kPoseHaveAvx2 = false;
+#endif
+
+namespace {
+
+/// Entry i of m v (m column-major 3x3) in the order of pose_kernels.hpp.
+inline double row_times(const double* m, const double* v, int i) {
+  const double x = m[i] * v[0];
+  const double y = m[3 + i] * v[1];
+  const double z = m[6 + i] * v[2];
+  return i < 2 ? (x + y) + z : x + (y + z);
+}
+
+}  // namespace
+
+void pose_invert_portable(const double* ra, const double* ta, double* r, double* t) {
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      r[3 * j + i] = ra[3 * i + j];
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    t[i] = -row_times(r, ta, i);
+  }
+}
+
+void pose_compose_portable(const double* ra, const double* ta, const double* rb, const double* tb, double* r,
+                           double* t) {
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 3; ++i) {
+      r[3 * j + i] = row_times(ra, rb + 3 * j, i);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    t[i] = row_times(ra, tb, i) + ta[i];
+  }
+}
+
+#ifdef PROXIMA_POSE_X86
+// The AVX2 forms hold one column (3 doubles) per register. Columns 0 and 1 of a rotation are
+// read 4 wide (the fourth lane is the next column's first entry, unused); column 2 and the
+// translations, which end their arrays, with a 3-lane mask. An entry's three terms x, y, z (the
+// products with v[0], v[1], v[2]) are summed as (x + y) + z in rows 0 and 1 and as x + (y + z) in
+// row 2 (pose_kernels.hpp); combine() adds them in those orders, and multiply and add are kept
+// separate (no "fma" target), so every entry has the portable form's bits.
+namespace {
+
+__attribute__((target("avx2"))) inline __m256i three_lanes() { return _mm256_setr_epi64x(-1, -1, -1, 0); }
+
+/// A column of the product of the matrix (c0, c1, c2) with v, in Eigen's orders: with x, y, z
+/// the lanes of c0 v[0], c1 v[1], c2 v[2], (x + y) + z in lanes 0 and 1, (z + y) + x (the bits of
+/// x + (y + z)) in lane 2: x and z trade places in lane 2 (blend mask 0b0100) before the sums.
+__attribute__((target("avx2"))) inline __m256d combine(__m256d c0, __m256d c1, __m256d c2, const double* v) {
+  const __m256d x = _mm256_mul_pd(c0, _mm256_broadcast_sd(v));
+  const __m256d y = _mm256_mul_pd(c1, _mm256_broadcast_sd(v + 1));
+  const __m256d z = _mm256_mul_pd(c2, _mm256_broadcast_sd(v + 2));
+  const __m256d first = _mm256_blend_pd(x, z, 0x4);
+  const __m256d last = _mm256_blend_pd(z, x, 0x4);
+  return _mm256_add_pd(_mm256_add_pd(first, y), last);
+}
+
+/// Stores three columns into r (9 doubles): the first two 4 wide in order (each fourth lane is
+/// overwritten by the next column), the last with the mask.
+__attribute__((target("avx2"))) inline void store_columns(double* r, __m256d c0, __m256d c1, __m256d c2) {
+  _mm256_storeu_pd(r, c0);
+  _mm256_storeu_pd(r + 3, c1);
+  _mm256_maskstore_pd(r + 6, three_lanes(), c2);
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) {
+  const __m256d c0 = _mm256_loadu_pd(ra);                      // a0 a1 a2 (a3)
+  const __m256d c1 = _mm256_loadu_pd(ra + 3);                  // a3 a4 a5 (a6)
+  const __m256d c2 = _mm256_maskload_pd(ra + 6, three_lanes());  // a6 a7 a8 0
+  const __m256d zero = _mm256_setzero_pd();
+  // The rows of ra, i.e. the columns of ra^T: (a0 a3 a6), (a1 a4 a7), (a2 a5 a8).
+  const __m256d lo01 = _mm256_unpacklo_pd(c0, c1);  // a0 a3 | a2 a5
+  const __m256d hi01 = _mm256_unpackhi_pd(c0, c1);  // a1 a4 | a3 a6
+  const __m256d lo2 = _mm256_unpacklo_pd(c2, zero);  // a6 0 | a8 0
+  const __m256d hi2 = _mm256_unpackhi_pd(c2, zero);  // a7 0 | 0 0
+  const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2, 0x20);
+  const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2, 0x20);
+  const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2, 0x31);
+  store_columns(r, row0, row1, row2);
+  // -(ra^T ta): the sign flipped exactly, as unary minus does.
+  const __m256d rt_t = combine(row0, row1, row2, ta);
+  _mm256_maskstore_pd(t, three_lanes(), _mm256_xor_pd(rt_t, _mm256_set1_pd(-0.0)));
+}
+
+__attribute__((target("avx2"))) void pose_compose_avx2(const double* ra, const double* ta, const double* rb,
+                                                       const double* tb, double* r, double* t) {
+  const __m256d c0 = _mm256_loadu_pd(ra);
+  const __m256d c1 = _mm256_loadu_pd(ra + 3);
+  const __m256d c2 = _mm256_maskload_pd(ra + 6, three_lanes());
+  store_columns(r, combine(c0, c1, c2, rb), combine(c0, c1, c2, rb + 3), combine(c0, c1, c2, rb + 6));
+  const __m256d moved = _mm256_add_pd(combine(c0, c1, c2, tb), _mm256_maskload_pd(ta, three_lanes()));
+  _mm256_maskstore_pd(t, three_lanes(), moved);
+}
+#else
+void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) { pose_invert_portable(ra, ta, r, t); }
+void pose_compose_avx2(const double* ra, const double* ta, const double* rb, const double* tb, double* r, double* t) {
+  pose_compose_portable(ra, ta, rb, tb, r, t);
+}
+#endif
+
+}  // namespace detail
 
 }  // namespace proxima
