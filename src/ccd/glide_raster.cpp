@@ -581,7 +581,6 @@ struct EdgeScratch {
   std::vector<EdgeCandidate> found, sorted;
   std::vector<RecordTimes> times_a, times_b;
   std::vector<PixelRecord> records_b;
-  std::vector<double> hmin_b, hmax_b;  ///< records_b's h ranges, for the AVX2 h tests (3 entries padding)
   std::vector<int> row_start_b;
   std::vector<double> tallest_b;
   std::vector<int> group;
@@ -728,25 +727,8 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   }
 }
 
-#ifdef PROXIMA_RASTER_AVX2
-// The row scan's two h tests on four of B's records from hmin / hmax (the same ordered compares as
-// the scalar tests, false with a NaN), as bits: `ends` where hmin > top, `fails` where hmax <
-// bottom. Not always_inline: GCC and clang inline it into the AVX2 scan only (a function compiled
-// for AVX2), which the template below could not be if it were.
-__attribute__((target("avx2"))) inline void h_tests4_avx2(const double* hmin, const double* hmax, double bottom,
-                                                        double top, unsigned& ends, unsigned& fails) {
-  ends = static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(hmin), _mm256_set1_pd(top), _CMP_GT_OQ)));
-  fails = static_cast<unsigned>(
-      _mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(hmax), _mm256_set1_pd(bottom), _CMP_LT_OQ)));
-}
-#endif
-
 // The row scan (seed section 9, sixth step); inlined, as are the merge below and
-// squared_distance_2d (out of line they cost the tori about 0.5% more instructions). kAvx2: B's
-// records' two h tests four at a time (h_tests4_avx2) as bits, the passing records visited in order
-// and the walk ended at the first record starting above A's (cost only: the same pairs in the same
-// order as the scalar tests, without a mispredicted branch per record).
-template <bool kAvx2>
+// squared_distance_2d (out of line they cost the tori about 0.5% more instructions).
 [[gnu::always_inline]] inline void edge_windows_by_rows(const BodyRaster& a, const BodyRaster& b, double pad,
                                                         double pixel, EdgeScratch& scratch,
                                                         std::vector<EdgeCandidate>& out) {
@@ -777,17 +759,6 @@ template <bool kAvx2>
       }
     }
     row_start_b[rows] = static_cast<int>(records_b.size());
-  }
-  // The h ranges as arrays for four-record loads, readable three past the end.
-  std::vector<double>& hmin_b = scratch.hmin_b;
-  std::vector<double>& hmax_b = scratch.hmax_b;
-  if constexpr (kAvx2) {
-    hmin_b.resize(records_b.size() + 3);
-    hmax_b.resize(records_b.size() + 3);
-    for (std::size_t i = 0; i < records_b.size(); ++i) {
-      hmin_b[i] = records_b[i].hmin;
-      hmax_b[i] = records_b[i].hmax;
-    }
   }
   // Per piece of B, the last two pieces of A measured against it, each as 2 index + 1 when within
   // the pad, 2 index when not (-1: none). A pair of pieces has a record pair in each pair of their
@@ -837,89 +808,33 @@ template <bool kAvx2>
     std::array<std::span<const PixelRecord>, 3> rb;
     std::array<double, 3> reach_back{};
     std::array<std::size_t, 3> start{};
-    // (kAvx2) Where the rows' h ranges start in hmin_b and hmax_b.
-    std::array<std::size_t, 3> first{};
     for (std::size_t i = 0; i < 3; ++i) {
       const int kb = k - 1 + static_cast<int>(i);
       rb[i] = edge_row_b(kb);
-      if (!rb[i].empty()) {
-        reach_back[i] = tallest_b[static_cast<std::size_t>(kb - b.row_min)] + 2 * pad;
-        first[i] = static_cast<std::size_t>(rb[i].data() - records_b.data());
-      }
+      if (!rb[i].empty()) reach_back[i] = tallest_b[static_cast<std::size_t>(kb - b.row_min)] + 2 * pad;
     }
     for (const PixelRecord& pa : ra) {
       const ScreenSegment& sa = a.segments[pa.segment];
       if (sa.edge < 0) continue;
-      auto visit = [&](const PixelRecord& pb) {
-        if (!near(pa.segment, sa, pb.segment)) return;
-        const ScreenSegment& sb = b.segments[pb.segment];
-        const RecordTimes ta = record_times(a.records, a.segments, times_a, pa);
-        const RecordTimes tb = record_times(records_b, b.segments, times_b, pb);
-        add_window(sa, sb, ta, tb, pad, out, window_of_b.data());
-      };
-      // (kAvx2) The passing records of the three rows, in order, as indices into records_b: visited
-      // in one loop per A record (flushed before the buffer could overflow).
-      [[maybe_unused]] std::array<int, 64> passing;
-      [[maybe_unused]] int count = 0;
       for (std::size_t i = 0; i < 3; ++i) {
         const std::span<const PixelRecord> row = rb[i];
         std::size_t j = start[i];
         while (j < row.size() && row[j].hmin < pa.hmin - reach_back[i]) ++j;
         start[i] = j;
-        if constexpr (kAvx2) {
-#ifdef PROXIMA_RASTER_AVX2
-          const double top = pa.hmax + pad, bottom = pa.hmin - pad;
-          const double* row_hmin = hmin_b.data() + first[i];
-          const double* row_hmax = hmax_b.data() + first[i];
-          for (; j < row.size(); j += 4) {
-            unsigned ends = 0, fails = 0;
-            h_tests4_avx2(row_hmin + j, row_hmax + j, bottom, top, ends, fails);
-            const std::size_t left = row.size() - j;
-            const unsigned lanes = left >= 4 ? 0xFu : (1u << left) - 1;
-            ends &= lanes;
-            // The lanes before the first that ends the walk (all when none does) that pass.
-            const unsigned bits = ~fails & lanes & ((ends & (0u - ends)) - 1u);
-            const int at = static_cast<int>(first[i] + j);
-            for (int lane = 0; lane < 4; ++lane) {
-              passing[static_cast<std::size_t>(count)] = at + lane;
-              count += static_cast<int>((bits >> lane) & 1u);
-            }
-            if (count > 60) {
-              for (int q = 0; q < count; ++q) visit(records_b[static_cast<std::size_t>(passing[static_cast<std::size_t>(q)])]);
-              count = 0;
-            }
-            if (ends != 0) break;
-          }
-#endif
-        } else {
-          for (; j < row.size(); ++j) {
-            const PixelRecord& pb = row[j];
-            if (pb.hmin > pa.hmax + pad) break;
-            if (pb.hmax < pa.hmin - pad) continue;
-            visit(pb);
-          }
+        for (; j < row.size(); ++j) {
+          const PixelRecord& pb = row[j];
+          if (pb.hmin > pa.hmax + pad) break;
+          if (pb.hmax < pa.hmin - pad) continue;
+          if (!near(pa.segment, sa, pb.segment)) continue;
+          const ScreenSegment& sb = b.segments[pb.segment];
+          const RecordTimes ta = record_times(a.records, a.segments, times_a, pa);
+          const RecordTimes tb = record_times(records_b, b.segments, times_b, pb);
+          add_window(sa, sb, ta, tb, pad, out, window_of_b.data());
         }
-      }
-      if constexpr (kAvx2) {
-        for (int q = 0; q < count; ++q) visit(records_b[static_cast<std::size_t>(passing[static_cast<std::size_t>(q)])]);
       }
     }
   }
 }
-
-// The row scan with its h tests four at a time, compiled for AVX2 (called where it runs).
-#ifdef PROXIMA_RASTER_AVX2
-__attribute__((target("avx2"))) void edge_windows_by_rows_avx2(const BodyRaster& a, const BodyRaster& b, double pad,
-                                                               double pixel, EdgeScratch& scratch,
-                                                               std::vector<EdgeCandidate>& out) {
-  edge_windows_by_rows<true>(a, b, pad, pixel, scratch, out);
-}
-#else
-void edge_windows_by_rows_avx2(const BodyRaster& a, const BodyRaster& b, double pad, double pixel,
-                               EdgeScratch& scratch, std::vector<EdgeCandidate>& out) {
-  edge_windows_by_rows<false>(a, b, pad, pixel, scratch, out);
-}
-#endif
 
 // The windows found, ordered by (edge_a, edge_b, lo) and merged into `merged`.
 [[gnu::always_inline]] inline void sort_and_merge_windows(EdgeScratch& scratch, std::vector<EdgeCandidate>& merged) {
@@ -992,10 +907,8 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
   merged.clear();
   if (by_segments) {
     edge_windows_by_segments(a, b, pad, pixel, scratch, out);
-  } else if (use_raster_avx2()) {
-    edge_windows_by_rows_avx2(a, b, pad, pixel, scratch, out);
   } else {
-    edge_windows_by_rows<false>(a, b, pad, pixel, scratch, out);
+    edge_windows_by_rows(a, b, pad, pixel, scratch, out);
   }
   sort_and_merge_windows(scratch, merged);
 }
