@@ -114,6 +114,18 @@ Pose operator*(const Pose& a, const Pose& b) {
   return r;
 }
 
+Pose relative_pose(const Pose& a, const Pose& b) {
+  Pose r;
+  if (detail::kPoseHaveAvx2) {
+    detail::pose_relative_avx2(a.rotation_.data(), a.translation_.data(), b.rotation_.data(), b.translation_.data(),
+                               r.rotation_.data(), r.translation_.data());
+  } else {
+    detail::pose_relative_portable(a.rotation_.data(), a.translation_.data(), b.rotation_.data(),
+                                   b.translation_.data(), r.rotation_.data(), r.translation_.data());
+  }
+  return r;
+}
+
 namespace detail {
 
 // Not when this file is itself compiled for AVX (PROXIMA_NATIVE): the compiler may then fuse the
@@ -159,6 +171,13 @@ void pose_compose_portable(const double* ra, const double* ta, const double* rb,
   }
 }
 
+void pose_relative_portable(const double* ra, const double* ta, const double* rb, const double* tb, double* r,
+                            double* t) {
+  double inverse_r[9], inverse_t[3];
+  pose_invert_portable(ra, ta, inverse_r, inverse_t);
+  pose_compose_portable(inverse_r, inverse_t, rb, tb, r, t);
+}
+
 #ifdef PROXIMA_POSE_X86
 // The AVX2 forms hold one column (3 doubles) per register. Columns 0 and 1 of a rotation are
 // read 4 wide (the fourth lane is the next column's first entry, unused); column 2 and the
@@ -170,7 +189,7 @@ namespace {
 
 __attribute__((target("avx2"))) inline __m256i three_lanes() { return _mm256_setr_epi64x(-1, -1, -1, 0); }
 
-/// A column of the product of the matrix (c0, c1, c2) with v, in Eigen's orders: with x, y, z
+/// A column of the product of the matrix (c0, c1, c2) with v, in pose_kernels.hpp's orders: with x, y, z
 /// the lanes of c0 v[0], c1 v[1], c2 v[2], (x + y) + z in lanes 0 and 1, (z + y) + x (the bits of
 /// x + (y + z)) in lane 2: x and z trade places in lane 2 (blend mask 0b0100) before the sums.
 __attribute__((target("avx2"))) inline __m256d combine(__m256d c0, __m256d c1, __m256d c2, const double* v) {
@@ -190,25 +209,35 @@ __attribute__((target("avx2"))) inline void store_columns(double* r, __m256d c0,
   _mm256_maskstore_pd(r + 6, three_lanes(), c2);
 }
 
-}  // namespace
-
-__attribute__((target("avx2"))) void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) {
-  const __m256d c0 = _mm256_loadu_pd(ra);                      // a0 a1 a2 (a3)
-  const __m256d c1 = _mm256_loadu_pd(ra + 3);                  // a3 a4 a5 (a6)
+/// The columns of ra^T (the rows of ra: (a0 a3 a6), (a1 a4 a7), (a2 a5 a8)), fourth lanes zero.
+__attribute__((target("avx2"))) inline void transposed_columns(const double* ra, __m256d& row0, __m256d& row1,
+                                                               __m256d& row2) {
+  const __m256d c0 = _mm256_loadu_pd(ra);                        // a0 a1 a2 (a3)
+  const __m256d c1 = _mm256_loadu_pd(ra + 3);                    // a3 a4 a5 (a6)
   const __m256d c2 = _mm256_maskload_pd(ra + 6, three_lanes());  // a6 a7 a8 0
   const __m256d zero = _mm256_setzero_pd();
-  // The rows of ra, i.e. the columns of ra^T: (a0 a3 a6), (a1 a4 a7), (a2 a5 a8).
   const __m256d lo01 = _mm256_unpacklo_pd(c0, c1);  // a0 a3 | a2 a5
   const __m256d hi01 = _mm256_unpackhi_pd(c0, c1);  // a1 a4 | a3 a6
   const __m256d lo2 = _mm256_unpacklo_pd(c2, zero);  // a6 0 | a8 0
   const __m256d hi2 = _mm256_unpackhi_pd(c2, zero);  // a7 0 | 0 0
-  const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2, 0x20);
-  const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2, 0x20);
-  const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2, 0x31);
+  row0 = _mm256_permute2f128_pd(lo01, lo2, 0x20);
+  row1 = _mm256_permute2f128_pd(hi01, hi2, 0x20);
+  row2 = _mm256_permute2f128_pd(lo01, lo2, 0x31);
+}
+
+/// -(ra^T ta) from the columns of ra^T: the sign flipped exactly, as unary minus does.
+__attribute__((target("avx2"))) inline __m256d inverse_translation(__m256d row0, __m256d row1, __m256d row2,
+                                                                   const double* ta) {
+  return _mm256_xor_pd(combine(row0, row1, row2, ta), _mm256_set1_pd(-0.0));
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) {
+  __m256d row0, row1, row2;
+  transposed_columns(ra, row0, row1, row2);
   store_columns(r, row0, row1, row2);
-  // -(ra^T ta): the sign flipped exactly, as unary minus does.
-  const __m256d rt_t = combine(row0, row1, row2, ta);
-  _mm256_maskstore_pd(t, three_lanes(), _mm256_xor_pd(rt_t, _mm256_set1_pd(-0.0)));
+  _mm256_maskstore_pd(t, three_lanes(), inverse_translation(row0, row1, row2, ta));
 }
 
 __attribute__((target("avx2"))) void pose_compose_avx2(const double* ra, const double* ta, const double* rb,
@@ -220,8 +249,23 @@ __attribute__((target("avx2"))) void pose_compose_avx2(const double* ra, const d
   const __m256d moved = _mm256_add_pd(combine(c0, c1, c2, tb), _mm256_maskload_pd(ta, three_lanes()));
   _mm256_maskstore_pd(t, three_lanes(), moved);
 }
+
+// pose_invert_avx2 then pose_compose_avx2 without storing the inverse: the same lanes (the
+// inverse's columns and translation are the registers the two would store and reload).
+__attribute__((target("avx2"))) void pose_relative_avx2(const double* ra, const double* ta, const double* rb,
+                                                        const double* tb, double* r, double* t) {
+  __m256d row0, row1, row2;
+  transposed_columns(ra, row0, row1, row2);
+  const __m256d inverse_t = inverse_translation(row0, row1, row2, ta);
+  store_columns(r, combine(row0, row1, row2, rb), combine(row0, row1, row2, rb + 3),
+                combine(row0, row1, row2, rb + 6));
+  _mm256_maskstore_pd(t, three_lanes(), _mm256_add_pd(combine(row0, row1, row2, tb), inverse_t));
+}
 #else
 void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) { pose_invert_portable(ra, ta, r, t); }
+void pose_relative_avx2(const double* ra, const double* ta, const double* rb, const double* tb, double* r, double* t) {
+  pose_relative_portable(ra, ta, rb, tb, r, t);
+}
 void pose_compose_avx2(const double* ra, const double* ta, const double* rb, const double* tb, double* r, double* t) {
   pose_compose_portable(ra, ta, rb, tb, r, t);
 }

@@ -30,4 +30,11 @@ void pose_compose_portable(const double* ra, const double* ta, const double* rb,
                            double* t);
 void pose_compose_avx2(const double* ra, const double* ta, const double* rb, const double* tb, double* r, double* t);
 
+/// r, t = the pose (rb, tb) seen from (ra, ta): ra^T rb and ra^T tb + (-(ra^T ta)), with the
+/// operations of pose_invert followed by pose_compose (the same bits in one pass).
+void pose_relative_portable(const double* ra, const double* ta, const double* rb, const double* tb, double* r,
+                            double* t);
+void pose_relative_avx2(const double* ra, const double* ta, const double* rb, const double* tb, double* r,
+                        double* t);
+
 }  // namespace proxima::detail

@@ -184,6 +184,37 @@ TEST(PoseKernels, Avx2KernelsMatchThePortableOnesBitForBit) {
   }
 }
 
+Raw relative(bool avx2, const Raw& a, const Raw& b) {
+  Raw out;
+  if (avx2) {
+    detail::pose_relative_avx2(a.r.data(), a.t.data(), b.r.data(), b.t.data(), out.r.data(), out.t.data());
+  } else {
+    detail::pose_relative_portable(a.r.data(), a.t.data(), b.r.data(), b.t.data(), out.r.data(), out.t.data());
+  }
+  return out;
+}
+
+// The fused kernels are the inverse then the product, bit for bit, in both forms (special values
+// included), and relative_pose is a.inverse() * b.
+TEST(PoseKernels, RelativePoseIsTheInverseThenTheProductBitForBit) {
+  std::mt19937_64 rng(kSeed + 4);
+  for (int k = 0; k < 20000; ++k) {
+    const Raw a = random_raw(rng);
+    const Raw b = random_raw(rng);
+    const Raw two_steps = compose(false, invert(false, a), b);
+    ASSERT_TRUE(same_bits(relative(false, a, b), two_steps)) << "seed " << kSeed + 4 << " case " << k;
+    if (detail::kPoseHaveAvx2) {
+      ASSERT_TRUE(same_bits(relative(true, a, b), two_steps)) << "seed " << kSeed + 4 << " case " << k;
+    }
+  }
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int k = 0; k < 2000; ++k) {
+    const Pose a = Pose::from_quaternion(u(rng), u(rng), u(rng), u(rng) + 1e-3, Vec3(u(rng), u(rng), u(rng)) * 10);
+    const Pose b = Pose::from_quaternion(u(rng) + 1e-3, u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)) * 10);
+    ASSERT_TRUE(same_bits(raw_of(relative_pose(a, b)), raw_of(a.inverse() * b))) << "seed " << kSeed + 4 << " pose " << k;
+  }
+}
+
 TEST(PoseKernels, PoseInverseAndProductAreThePortableKernels) {
   std::mt19937_64 rng(kSeed + 2);
   std::uniform_real_distribution<double> u(-1, 1);

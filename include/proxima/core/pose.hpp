@@ -55,6 +55,9 @@ class Pose {
   Pose inverse() const;
   /// Composition: (a * b).apply(p) == a.apply(b.apply(p)).
   friend Pose operator*(const Pose& a, const Pose& b);
+  /// B's pose in A's frame, a.inverse() * b, bit for bit, in one call (the form every pair query
+  /// starts with: cost only, no intermediate pose stored and reloaded).
+  friend Pose relative_pose(const Pose& a, const Pose& b);
 
   /// True when both rotation and translation are bit-identical (used by caches).
   friend bool operator==(const Pose& a, const Pose& b) {

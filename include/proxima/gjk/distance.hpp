@@ -583,7 +583,7 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       }
     }
   }
-  const Pose b_in_a = pose_a.inverse() * pose_b;
+  const Pose b_in_a = relative_pose(pose_a, pose_b);
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const QueryCentres centres = query_centres(a, b, b_in_a);
   const double scale = centres.scale;

@@ -346,7 +346,7 @@ template <SupportMap A, SupportMap B, int MaxVertices, int MaxFaces>
 PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                               const EpaOptions& options, WarmStart& warm,
                               BasicEpaHull<MaxVertices, MaxFaces>& workspace) {
-  const Pose b_in_a = pose_a.inverse() * pose_b;
+  const Pose b_in_a = relative_pose(pose_a, pose_b);
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = detail::query_scale(a, b, b_in_a);
   if (!detail::scale_answered<A, B>(scale)) return detail::out_of_range_result<PenetrationResult>();

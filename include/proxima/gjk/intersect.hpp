@@ -36,7 +36,7 @@ namespace detail {
 template <bool Store, SupportMap A, SupportMap B>
 IntersectResult intersect_impl(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b,
                                const GjkOptions& options, WarmStart& warm) {
-  const Pose b_in_a = pose_a.inverse() * pose_b;
+  const Pose b_in_a = relative_pose(pose_a, pose_b);
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = query_scale(a, b, b_in_a);
   if (!scale_answered<A, B>(scale)) return out_of_range_result<IntersectResult>();

@@ -68,7 +68,7 @@ class Pair {
         gjk_options_(gjk),
         epa_options_(epa),
         hull_(std::make_unique<EpaHull>()) {
-    b_in_a_ = pose_a_.inverse() * pose_b_;
+    b_in_a_ = relative_pose(pose_a_, pose_b_);
   }
 
   Pair(Pair&&) noexcept = default;
@@ -87,7 +87,7 @@ class Pair {
   /// Replaces shape A and its pose. Drops all answers and the warm start.
   void set_shape_a(A a, const Pose& pose) {
     pose_a_ = pose;
-    b_in_a_ = pose_a_.inverse() * pose_b_;
+    b_in_a_ = relative_pose(pose_a_, pose_b_);
     set_shape_a(std::move(a));
   }
   /// Replaces shape B, keeping its pose. Drops all answers and the warm start.
@@ -99,7 +99,7 @@ class Pair {
   /// Replaces shape B and its pose. Drops all answers and the warm start.
   void set_shape_b(B b, const Pose& pose) {
     pose_b_ = pose;
-    b_in_a_ = pose_a_.inverse() * pose_b_;
+    b_in_a_ = relative_pose(pose_a_, pose_b_);
     set_shape_b(std::move(b));
   }
   /// Moves A. Answers survive only if the relative pose stays bit-identical; warm start survives.
@@ -110,7 +110,7 @@ class Pair {
   void set_poses(const Pose& pose_a, const Pose& pose_b) {
     pose_a_ = pose_a;
     pose_b_ = pose_b;
-    const Pose relative = pose_a_.inverse() * pose_b_;
+    const Pose relative = relative_pose(pose_a_, pose_b_);
     if (!(relative == b_in_a_)) {
       b_in_a_ = relative;
       drop_answers();
