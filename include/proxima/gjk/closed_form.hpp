@@ -157,18 +157,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
     denom = n.squaredNorm();  // 0 for parallel segments
     num = n.dot(u2.cross(r));
   }
-  // Clamped without the division where num / denom is surely beyond +-h1: |num| >= h1 denom
-  // (1 + 2^-44) puts the rounded quotient at or beyond h1 whatever the roundings of the
-  // products (each 2^-53), so the clamp gives the same s bit for bit.
-  const double lim = (h1 * (1 + 0x1p-44)) * denom;
-  double s;
-  if (num > lim) {
-    s = h1;
-  } else if (num < -lim) {
-    s = -h1;
-  } else {
-    s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
-  }
+  double s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
   double t = b * s + f;
   if (t < -h2) {
     t = -h2;
