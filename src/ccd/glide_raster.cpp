@@ -235,8 +235,7 @@ struct VertexFaceScratch {
   std::vector<int> bucket;
   std::vector<std::pair<int, int>> sorted;
   std::vector<PieceRows> pieces;  ///< vertex_face_candidates_by_pieces
-  PretestLists piece_r;           ///< the pieces' rows and r extents for its crossing pre-test
-  PretestLists piece_h;           ///< the pieces' rows and widened h extents for its near pre-test
+  PretestLists piece_rows;        ///< the pieces' rows for its pre-test
 };
 
 // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
@@ -481,78 +480,36 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
     pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
   });
-  // Two pre-tests of every piece as bits, four per AVX2 compare where it runs, each visiting its
-  // passing pieces in order: the crossing test's (v.row within k0 .. k1 and v.r within the piece's
-  // r extent) and the near test's (v.row within k0 - 1 .. k1 + 1 and the widened h extent within
-  // the pad). Cost only: each pass makes the same tests on a superset of the pieces whose state
-  // its test changes, and a part's state is the same whichever order its crossings and near tests
-  // come in (the parity is an xor, the near flag an or). Separate passes leave each piece's branches
-  // to the few pieces its own test may change: the h extent test, which fails for about four
-  // pieces in five a vertex visits, and the crossing test mispredicted in the one pass over the
-  // pieces in or next to the vertex's row (docs/benchmarks.md, session 29).
-  PretestLists& by_r = scratch.piece_r;
-  PretestLists& by_h = scratch.piece_h;
+  // The row test (v.row within k0 - 1 .. k1 + 1) of every piece as bits, four per AVX2 compare
+  // where it runs; the passing pieces visited in order (cost only: the same pieces in the same
+  // order).
+  PretestLists& lists = scratch.piece_rows;
   const int n = static_cast<int>(pieces.size());
-  by_r.resize(pieces.size(), true);
-  by_h.resize(pieces.size(), true);
+  lists.resize(pieces.size(), false);
   for (std::size_t j = 0; j < pieces.size(); ++j) {
-    const ScreenSegment& s = faces.segments[static_cast<std::size_t>(pieces[j].piece)];
-    by_r.k0[j] = by_h.k0[j] = pieces[j].k0;
-    by_r.k1[j] = by_h.k1[j] = pieces[j].k1;
-    by_r.hlo[j] = std::min(s.r0, s.r1);
-    by_r.hhi[j] = std::max(s.r0, s.r1);
-    by_h.hlo[j] = pieces[j].hlo;
-    by_h.hhi[j] = pieces[j].hhi;
+    lists.k0[j] = pieces[j].k0;
+    lists.k1[j] = pieces[j].k1;
   }
   const bool avx2 = use_raster_avx2();
   const int words = (n + 63) / 64;
-  // A part is listed at most once per vertex: room for every part and the slot written past the
-  // last listed one (no allocation once warm).
-  touched.resize(faces.parts.size() + 1);
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
-    std::size_t listed = 0;
-    // The part of piece s: listed for the vertex's pairs when its state changed and it is not
-    // listed yet (written without a branch: the slot is overwritten when it is not listed).
-    auto list = [&](unsigned char& st, unsigned char before, const ScreenSegment& s) {
-      const bool fresh = st != before && !(before & kListed);
-      touched[listed] = s.part;
-      listed += fresh;
-      st = static_cast<unsigned char>(st | (fresh ? kListed : 0));
-    };
+    touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    // The crossing parity: pieces with a record in the vertex's row (k0 <= v.row <= k1) crossing
-    // r = v.r (min(r0, r1) <= v.r < max(r0, r1)) below v.h. (The pre-test passes a NaN extent;
-    // the exact test below does not.)
-    pretest_mask<true>(by_r.k0.data(), by_r.k1.data(), by_r.hlo.data(), by_r.hhi.data(), n, v.row, v.row, v.r, v.r,
-                       by_r.mask.data(), avx2);
+    pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
+                        lists.mask.data(), avx2);
     for (int w = 0; w < words; ++w) {
       // (Each pass clears one bit: at most 64.)
-      for (std::uint64_t bits = by_r.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
-        const std::size_t j = static_cast<std::size_t>(64 * w + std::countr_zero(bits));
-        const ScreenSegment& s = faces.segments[static_cast<std::size_t>(pieces[j].piece)];
-        unsigned char& st = state[s.part];
-        const unsigned char before = st;
-        // (The row test is the pre-test's.) Without a branch: h is computed for every piece the
-        // pre-test passes and counted only where the piece crosses (then r1 != r0), so the same h.
-        const bool crosses = by_r.hlo[j] <= v.r && v.r < by_r.hhi[j];
-        const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-        st = static_cast<unsigned char>(st ^ ((crosses && h < v.h) ? kOddCrossings : 0));
-        list(st, before, s);
-      }
-    }
-    // The near test: the records' h test on the piece's records in rows v.row - 1 .. v.row + 1
-    // (record_span: the numbers draw_body writes), then the point-piece distance. (No record of a
-    // piece whose h extent is beyond the pad passes the records' h test.)
-    pretest_mask<true>(by_h.k0.data(), by_h.k1.data(), by_h.hlo.data(), by_h.hhi.data(), n, v.row - 1, v.row + 1,
-                       h_down, h_up, by_h.mask.data(), avx2);
-    for (int w = 0; w < words; ++w) {
-      // (Each pass clears one bit: at most 64.)
-      for (std::uint64_t bits = by_h.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
+      for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
         const auto& [k0, k1, i, hlo, hhi] = pieces[static_cast<std::size_t>(64 * w + std::countr_zero(bits))];
         const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
         unsigned char& st = state[s.part];
         const unsigned char before = st;
+        if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
+          const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
+          if (h < v.h) st ^= kOddCrossings;
+        }
+        // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
         if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
           for (int k = std::max(k0, v.row - 1); k <= std::min(k1, v.row + 1); ++k) {
             const auto [hmin, hmax] = record_span(s, k, pixel);
@@ -562,14 +519,10 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
             }
           }
         }
-        list(st, before, s);
+        list_part(touched, st, before, s);
       }
     }
-    for (std::size_t i = 0; i < listed; ++i) {
-      const int part = touched[i];
-      if (state[part] & (kOddCrossings | kNearBoundary)) out.emplace_back(v.vertex, faces.parts[part].face);
-      state[part] = 0;
-    }
+    finish_vertex(v, faces, state, touched, out);
   }
   sort_unique_pairs(scratch, out);
 }
