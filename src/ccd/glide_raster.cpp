@@ -53,11 +53,10 @@ thread_local bool t_raster_avx2_allowed = true;
 // Four entries per compare: the same comparisons as the portable loop (signed integers; ordered
 // double compares, false with a NaN as > and < are), so the same bits. The arrays are read up to
 // n rounded up to four; the bits past n are cleared.
-// (Inline: the scans' AVX2 clones take it into their loops; cost only.)
 template <bool kH>
-inline __attribute__((target("avx2"))) void pretest_mask_avx2(const int* k0, const int* k1, const double* hlo,
-                                                              const double* hhi, int n, int row_lo, int row_hi,
-                                                              double bottom, double top, std::uint64_t* mask) {
+__attribute__((target("avx2"))) void pretest_mask_avx2(const int* k0, const int* k1, const double* hlo,
+                                                       const double* hhi, int n, int row_lo, int row_hi, double bottom,
+                                                       double top, std::uint64_t* mask) {
   const __m128i lo = _mm_set1_epi32(row_lo), hi = _mm_set1_epi32(row_hi);
   const __m256d below = _mm256_set1_pd(bottom), above = _mm256_set1_pd(top);
   // Word by word (each made in a register, stored once), four entries at a time.
@@ -467,12 +466,8 @@ template <class F>
   }
 }
 
-// The scan's body, compiled twice (kAvx2: into an AVX2 clone, where the pre-test's AVX2 mask is
-// inlined; see vertex_face_candidates_by_pieces).
-template <bool kAvx2>
-[[gnu::always_inline]] inline void vertex_face_by_pieces_body(const BodyRaster& points, const BodyRaster& faces,
-                                                             double pad, double pixel, VertexFaceScratch& scratch,
-                                                             std::vector<std::pair<int, int>>& out) {
+void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster& faces, double pad, double pixel,
+                                      VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
   std::vector<unsigned char>& state = start_vertex_face_scan(faces, scratch, out);
   std::vector<int>& touched = scratch.touched;
   std::vector<PieceRows>& pieces = scratch.pieces;
@@ -495,13 +490,14 @@ template <bool kAvx2>
     lists.k0[j] = pieces[j].k0;
     lists.k1[j] = pieces[j].k1;
   }
+  const bool avx2 = use_raster_avx2();
   const int words = (n + 63) / 64;
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
     pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
-                        lists.mask.data(), kAvx2);
+                        lists.mask.data(), avx2);
     for (int w = 0; w < words; ++w) {
       // (Each pass clears one bit: at most 64.)
       for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
@@ -529,28 +525,6 @@ template <bool kAvx2>
     finish_vertex(v, faces, state, touched, out);
   }
   sort_unique_pairs(scratch, out);
-}
-
-#ifdef PROXIMA_RASTER_AVX2
-// The scan compiled for AVX2 (only where use_raster_avx2() holds): the pre-test's AVX2 mask inlined
-// into it instead of a call per vertex (cost only: the same tests in the same order; AVX2 without
-// FMA contracts nothing, so the same arithmetic).
-__attribute__((target("avx2"))) void vertex_face_by_pieces_avx2(const BodyRaster& points, const BodyRaster& faces,
-                                                                 double pad, double pixel, VertexFaceScratch& scratch,
-                                                                 std::vector<std::pair<int, int>>& out) {
-  vertex_face_by_pieces_body<true>(points, faces, pad, pixel, scratch, out);
-}
-#endif
-
-void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster& faces, double pad, double pixel,
-                                      VertexFaceScratch& scratch, std::vector<std::pair<int, int>>& out) {
-#ifdef PROXIMA_RASTER_AVX2
-  if (use_raster_avx2()) {
-    vertex_face_by_pieces_avx2(points, faces, pad, pixel, scratch, out);
-    return;
-  }
-#endif
-  vertex_face_by_pieces_body<false>(points, faces, pad, pixel, scratch, out);
 }
 
 // An edge pair with the time window in which the screen says they cross.
@@ -670,10 +644,8 @@ double time_per_length(const ScreenSegment& s) {
 // tests give the row scan's window. The row scan finds exactly those pairs (its skips only pass
 // records that fail the h tests), so the windows are the same and so is their union, which is all
 // the merge keeps.
-template <bool kAvx2>
-[[gnu::always_inline]] inline void edge_windows_by_segments_body(const BodyRaster& a, const BodyRaster& b, double pad,
-                                                                 double pixel, EdgeScratch& scratch,
-                                                                 std::vector<EdgeCandidate>& out) {
+void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
+                              std::vector<EdgeCandidate>& out) {
   auto list = [&](const BodyRaster& body, std::vector<EdgeSegment>& segments, std::vector<RowRecord>& rows) {
     segments.clear();
     int first = 0;
@@ -723,6 +695,7 @@ template <bool kAvx2>
     lists.hlo[j] = segments_b[j].hlo_low;
     lists.hhi[j] = segments_b[j].hhi_high;
   }
+  const bool avx2 = use_raster_avx2();
   const int words = (n + 63) / 64;
   const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
@@ -737,7 +710,7 @@ template <bool kAvx2>
     // The pair pre-tests: B's rows within one of A's, and no eb.hlo_low > a_top or eb.hhi_high <
     // a_bottom.
     pretest_mask<true>(lists.k0.data(), lists.k1.data(), lists.hlo.data(), lists.hhi.data(), n, ea.k0 - 1,
-                       ea.k1 + 1, a_bottom, a_top, lists.mask.data(), kAvx2);
+                       ea.k1 + 1, a_bottom, a_top, lists.mask.data(), avx2);
     for (int w = 0; w < words; ++w) {
       // (Each pass clears one bit: at most 64.)
       for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
@@ -761,27 +734,6 @@ template <bool kAvx2>
       }
     }
   }
-}
-
-#ifdef PROXIMA_RASTER_AVX2
-// The scan compiled for AVX2 (only where use_raster_avx2() holds): the pre-test's AVX2 mask inlined
-// into it instead of a call per segment of A (cost only, as vertex_face_by_pieces_avx2).
-__attribute__((target("avx2"))) void edge_windows_by_segments_avx2(const BodyRaster& a, const BodyRaster& b, double pad,
-                                                                    double pixel, EdgeScratch& scratch,
-                                                                    std::vector<EdgeCandidate>& out) {
-  edge_windows_by_segments_body<true>(a, b, pad, pixel, scratch, out);
-}
-#endif
-
-void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double pad, double pixel, EdgeScratch& scratch,
-                              std::vector<EdgeCandidate>& out) {
-#ifdef PROXIMA_RASTER_AVX2
-  if (use_raster_avx2()) {
-    edge_windows_by_segments_avx2(a, b, pad, pixel, scratch, out);
-    return;
-  }
-#endif
-  edge_windows_by_segments_body<false>(a, b, pad, pixel, scratch, out);
 }
 
 // The row scan (seed section 9, sixth step); inlined, as are the merge below and
