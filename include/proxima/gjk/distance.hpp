@@ -685,28 +685,23 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         run.simplex.points[0] = md.support(direction);
         run.simplex.size = 1;
         Vec3 common;
-        // d . w <= 0 (or NaN): the first support plane shows the pair apart or touching, and every
-        // test below returns false on it; tested once here, so the pairs it shows apart (most
-        // separated pairs) skip the three calls (docs/benchmarks.md, session 29).
-        if (direction.dot(run.simplex.points[0].w) > 0) {
-          if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
+        if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
+          return common_point_answer(pose_a.apply(common));
+        }
+        if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
+          // Two polytopes: the second farthest vertices along the same direction (distance only;
+          // intersect() and the batch kernels, which repeat it bit for bit, keep the one test).
+          if (gjk_options->neighbour_support_overlap &&
+              neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                             common)) {
             return common_point_answer(pose_a.apply(common));
           }
-          if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
-            // Two polytopes: the second farthest vertices along the same direction (distance only;
-            // intersect() and the batch kernels, which repeat it bit for bit, keep the one test).
-            if (gjk_options->neighbour_support_overlap &&
-                neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
-                                               common)) {
-              return common_point_answer(pose_a.apply(common));
-            }
-            // Then the edges at the two support vertices clipped against the other body (the shallow
-            // edge crossings both vertex tests miss).
-            if (gjk_options->support_edge_overlap &&
-                support_edges_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
-                                           common)) {
-              return common_point_answer(pose_a.apply(common));
-            }
+          // Then the edges at the two support vertices clipped against the other body (the shallow
+          // edge crossings both vertex tests miss).
+          if (gjk_options->support_edge_overlap &&
+              support_edges_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                         common)) {
+            return common_point_answer(pose_a.apply(common));
           }
         }
       }

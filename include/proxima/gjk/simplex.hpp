@@ -293,14 +293,6 @@ inline void keep_support_set(Simplex& simplex, const SubDistance& r) {
 }
 
 inline Vec3 reduce_simplex(Simplex& simplex) {
-  // One point (every cold GJK run starts so): the routine's answer is that point with weight 1 and
-  // mask 1 even when it is NaN (vertex_answer), which keep_support_set keeps in place; said here
-  // directly, the same bits, without the routine's out-of-line call and 80-byte answer (about 60
-  // instructions a query, docs/benchmarks.md, session 29).
-  if (simplex.size == 1) {
-    simplex.lambda[0] = 1;
-    return simplex.points[0].w;
-  }
   const SubDistance r = detail::closest_point_to_origin(detail::SupportPointWs{simplex.points.data()}, simplex.size);
   if (r.mask == 0) {  // only NaN input: keep the simplex, report NaN
     return r.point;
