@@ -209,6 +209,16 @@ __attribute__((target("avx2"))) inline void store_columns(double* r, __m256d c0,
   _mm256_maskstore_pd(r + 6, three_lanes(), c2);
 }
 
+/// The pose (r, t) = the matrix (c0, c1, c2) times the pose (rb, tb), its translation moved by
+/// `shift` (fourth lane unused): the three columns of the product stored, then the matrix times tb
+/// plus shift. Written once for pose_compose_avx2 (shift: ta) and pose_relative_avx2 (shift: the
+/// inverse's translation), which end alike.
+__attribute__((target("avx2"))) inline void store_product(__m256d c0, __m256d c1, __m256d c2, const double* rb,
+                                                          const double* tb, __m256d shift, double* r, double* t) {
+  store_columns(r, combine(c0, c1, c2, rb), combine(c0, c1, c2, rb + 3), combine(c0, c1, c2, rb + 6));
+  _mm256_maskstore_pd(t, three_lanes(), _mm256_add_pd(combine(c0, c1, c2, tb), shift));
+}
+
 /// The columns of ra^T (the rows of ra: (a0 a3 a6), (a1 a4 a7), (a2 a5 a8)), fourth lanes zero.
 __attribute__((target("avx2"))) inline void transposed_columns(const double* ra, __m256d& row0, __m256d& row1,
                                                                __m256d& row2) {
@@ -245,9 +255,7 @@ __attribute__((target("avx2"))) void pose_compose_avx2(const double* ra, const d
   const __m256d c0 = _mm256_loadu_pd(ra);
   const __m256d c1 = _mm256_loadu_pd(ra + 3);
   const __m256d c2 = _mm256_maskload_pd(ra + 6, three_lanes());
-  store_columns(r, combine(c0, c1, c2, rb), combine(c0, c1, c2, rb + 3), combine(c0, c1, c2, rb + 6));
-  const __m256d moved = _mm256_add_pd(combine(c0, c1, c2, tb), _mm256_maskload_pd(ta, three_lanes()));
-  _mm256_maskstore_pd(t, three_lanes(), moved);
+  store_product(c0, c1, c2, rb, tb, _mm256_maskload_pd(ta, three_lanes()), r, t);
 }
 
 // pose_invert_avx2 then pose_compose_avx2 without storing the inverse: the same lanes (the
@@ -256,10 +264,7 @@ __attribute__((target("avx2"))) void pose_relative_avx2(const double* ra, const 
                                                         const double* tb, double* r, double* t) {
   __m256d row0, row1, row2;
   transposed_columns(ra, row0, row1, row2);
-  const __m256d inverse_t = inverse_translation(row0, row1, row2, ta);
-  store_columns(r, combine(row0, row1, row2, rb), combine(row0, row1, row2, rb + 3),
-                combine(row0, row1, row2, rb + 6));
-  _mm256_maskstore_pd(t, three_lanes(), _mm256_add_pd(combine(row0, row1, row2, tb), inverse_t));
+  store_product(row0, row1, row2, rb, tb, inverse_translation(row0, row1, row2, ta), r, t);
 }
 #else
 void pose_invert_avx2(const double* ra, const double* ta, double* r, double* t) { pose_invert_portable(ra, ta, r, t); }
