@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -144,9 +145,8 @@ void expect_consistent(const Hull& hull, double min_area, const std::string& lab
   ASSERT_EQ(hull.closest_face(), nearest) << label;
 }
 
-template <int V, int F>
+template <class Hull>
 void grow_and_check(std::uint64_t seed, int runs, int& expansions, int& bad_horizons, int& capacity) {
-  using Hull = BasicEpaHull<V, F>;
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(-1, 1);
   const auto point = [](const Vec3& w) { return SupportPoint{w, 2 * w, w}; };
@@ -218,11 +218,94 @@ TEST(EpaHullExpand, EveryExpansionMatchesAnIndependentModel) {
   int expansions = 0;
   int bad_horizons = 0;
   int capacity = 0;
-  grow_and_check<260, 512>(20261126, 120, expansions, bad_horizons, capacity);
-  grow_and_check<40, 48>(17, 300, expansions, bad_horizons, capacity);  // runs out of faces
+  grow_and_check<BasicEpaHull<260, 512>>(20261126, 120, expansions, bad_horizons, capacity);
+  grow_and_check<BasicEpaHull<40, 48>>(17, 300, expansions, bad_horizons, capacity);  // runs out of faces
   EXPECT_GT(expansions, 8000);
   EXPECT_GT(bad_horizons, 50);
   EXPECT_GT(capacity, 10);
+}
+
+// The small hull (64-bit masks for the flood fill and the horizon test, session 29) against the
+// same model: at full size (34 vertices, 64 faces: it runs out of vertices, add_vertex -1) and at
+// a size that runs out of faces first.
+TEST(EpaHullExpand, SmallHullMatchesTheIndependentModel) {
+  int expansions = 0;
+  int bad_horizons = 0;
+  int capacity = 0;
+  grow_and_check<SmallEpaHull>(20261130, 400, expansions, bad_horizons, capacity);
+  grow_and_check<BasicSmallEpaHull<40, 48>>(29, 300, expansions, bad_horizons, capacity);
+  EXPECT_GT(expansions, 8000);
+  EXPECT_GT(bad_horizons, 50);
+  EXPECT_GT(capacity, 10);
+}
+
+// Bit for bit: the small hull takes the same steps as BasicEpaHull (the same faces in the same
+// slots, the same normals and distances, the same nearest face) on seeded random growths, until
+// it runs out of room; overflowed() is set exactly when it does.
+TEST(EpaHullExpand, SmallHullIsTheFullHullBitForBit) {
+  const std::uint64_t seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const auto point = [](const Vec3& w) { return SupportPoint{w, 2 * w, w}; };
+  auto big = std::make_unique<EpaHull>();
+  auto small = std::make_unique<SmallEpaHull>();
+  int steps = 0;
+  int overflows = 0;
+  for (int run = 0; run < 300; ++run) {
+    std::array<SupportPoint, 4> tet;
+    for (auto& p : tet) p = point(Vec3(unit(rng), unit(rng), unit(rng)));
+    const double min_area = run % 5 == 4 ? 0.05 : 1e-12;
+    big->reset_tetrahedron(tet, min_area);
+    small->reset_tetrahedron(tet, min_area);
+    for (int step = 0; step < 60; ++step) {
+      const std::string label = "seed " + std::to_string(seed) + " run " + std::to_string(run) + " step " +
+                                std::to_string(step);
+      const int face = big->closest_face();
+      ASSERT_EQ(small->closest_face(), face) << label;
+      ASSERT_EQ(small->num_face_slots(), big->num_face_slots()) << label;
+      for (int f = 0; f < big->num_face_slots(); ++f) {
+        const EpaFace& x = big->face(f);
+        const EpaFace& y = small->face(f);
+        ASSERT_EQ(y.alive, x.alive) << label << " slot " << f;
+        if (!x.alive) continue;
+        ASSERT_EQ(y.vertex, x.vertex) << label << " slot " << f;
+        ASSERT_EQ(y.adjacent, x.adjacent) << label << " slot " << f;
+        ASSERT_EQ(y.valid, x.valid) << label << " slot " << f;
+        ASSERT_EQ(std::memcmp(&y.distance, &x.distance, sizeof(double)), 0) << label << " slot " << f;
+        if (x.valid) {
+          ASSERT_EQ(std::memcmp(y.normal.data(), x.normal.data(), 3 * sizeof(double)), 0) << label << " slot " << f;
+        }
+      }
+      if (face < 0) break;
+      const EpaFace& chosen = big->face(face);
+      Vec3 c = Vec3::Zero();
+      for (int v : chosen.vertex) c += big->vertex(v).w / 3;
+      const Vec3 w = rng() % 8 == 0 ? Vec3(3 * Vec3(unit(rng), unit(rng), unit(rng)))
+                                    : Vec3(c + (0.05 + 0.5 * std::abs(unit(rng))) * chosen.normal +
+                                           0.1 * Vec3(unit(rng), unit(rng), unit(rng)));
+      const int v = big->add_vertex(point(w));
+      const int u = small->add_vertex(point(w));
+      if (u < 0) {
+        ASSERT_TRUE(small->overflowed()) << label;
+        ++overflows;
+        break;
+      }
+      ASSERT_EQ(u, v) << label;
+      const auto e = big->expand(face, v);
+      const auto es = small->expand(face, u);
+      if (es == SmallEpaHull::Expansion::face_capacity) {
+        ASSERT_TRUE(small->overflowed()) << label;
+        ++overflows;
+        break;
+      }
+      ASSERT_FALSE(small->overflowed()) << label;
+      ASSERT_EQ(static_cast<int>(es), static_cast<int>(e)) << label;
+      ++steps;
+      if (e != EpaHull::Expansion::done) break;
+    }
+  }
+  EXPECT_GT(steps, 3000);
+  EXPECT_GT(overflows, 10);
 }
 
 }  // namespace

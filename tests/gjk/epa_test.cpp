@@ -10,12 +10,14 @@
 //    moved by (1 - 1e-6) * depth * normal it still overlaps.
 #include <proxima/gjk/epa.hpp>
 #include <proxima/shapes/box.hpp>
+#include <proxima/shapes/polytope.hpp>
 #include <proxima/shapes/sphere.hpp>
 
 #include "test_shapes.hpp"
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 
@@ -365,6 +367,59 @@ TEST(Epa, ClosestFaceIsTheFirstNearest) {
   }
   EXPECT_GT(ties, 0);  // the symmetric starts did produce exact ties
   EXPECT_GT(checked, 4000);
+}
+
+// penetration() on two Polytopes runs EPA on the small hull first and on the full hull only when
+// the small one runs out of room (session 29). Both paths must give the full hull's answer bit
+// for bit: random polytope pairs, from a few vertices to noisy spheres of 1500 points whose deep
+// overlaps need more than the small hull's 34 vertices (counted: some must overflow, some not).
+TEST(Epa, PolytopePairsSmallHullGivesTheFullHullsAnswer) {
+  const unsigned seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g;
+  auto hull = std::make_unique<EpaHull>();
+  auto workspace = std::make_unique<EpaHull>();
+  auto small = std::make_unique<SmallEpaHull>();
+  int compared = 0;
+  int overflows = 0;
+  for (int c = 0; c < 120; ++c) {
+    const int na = c % 3 == 0 ? 1500 : 4 + static_cast<int>(rng() % 60);
+    const int nb = c % 3 == 0 ? 1500 : 4 + static_cast<int>(rng() % 60);
+    std::vector<Vec3> va, vb;
+    for (int i = 0; i < na; ++i) va.push_back(Vec3(g(rng), g(rng), g(rng)).normalized() * (1 + 0.01 * g(rng)));
+    for (int i = 0; i < nb; ++i) vb.push_back(Vec3(g(rng), g(rng), g(rng)).normalized() * (1 + 0.01 * g(rng)));
+    const Polytope a{std::span<const Vec3>(va)};
+    const Polytope b{std::span<const Vec3>(vb)};
+    const Pose pa = test::random_pose(rng, 0.5);
+    const Pose pb = test::random_pose(rng, 0.5);
+    const std::string label = "seed " + std::to_string(seed) + " case " + std::to_string(c);
+    WarmStart warm;
+    const PenetrationResult r = penetration(a, pa, b, pb, EpaOptions{}, warm, *workspace);
+    // The same query by hand on the full hull alone.
+    const Pose b_in_a = relative_pose(pa, pb);
+    MinkowskiDifference<Polytope, Polytope> md(a, b, b_in_a);
+    const double scale = detail::query_scale(a, b, b_in_a);
+    WarmStart cold;
+    const detail::GjkRun run = detail::run_warm_gjk(md, pa, scale, GjkOptions{}, detail::GjkMode::distance, cold);
+    if (!run.contact) continue;
+    MinkowskiDifference<Polytope, Polytope> md_small = md;
+    const detail::EpaRun full = detail::run_epa(md, run.simplex, scale, EpaOptions{}, *hull);
+    (void)detail::run_epa(md_small, run.simplex, scale, EpaOptions{}, *small);
+    overflows += small->overflowed() ? 1 : 0;
+    ++compared;
+    ASSERT_TRUE(r.intersect) << label;
+    EXPECT_EQ(r.depth, full.depth) << label;
+    EXPECT_EQ(r.gap, full.gap) << label;
+    EXPECT_EQ(r.iterations, run.iterations + full.iterations) << label;
+    EXPECT_EQ(r.status, full.status) << label;
+    EXPECT_EQ(r.detail, full.detail) << label;
+    EXPECT_EQ(r.normal, pa.rotate(full.normal)) << label;
+    EXPECT_EQ(r.point_a, pa.apply(full.witnesses.a)) << label;
+    EXPECT_EQ(r.point_b, pa.apply(full.witnesses.b)) << label;
+  }
+  EXPECT_GT(compared, 60);
+  EXPECT_GT(overflows, 3);
+  EXPECT_LT(overflows, compared);
 }
 
 }  // namespace

@@ -7,10 +7,12 @@
 
 #include <proxima/gjk/distance.hpp>
 #include <proxima/gjk/epa_hull.hpp>
+#include <proxima/shapes/polytope.hpp>
 
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace proxima::gjk {
 
@@ -372,7 +374,23 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
     warm.direction = r.normal;
     return r;
   }
-  const detail::EpaRun epa = detail::run_epa(md, run.simplex, scale, options, workspace);
+  detail::EpaRun epa;
+  if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
+    // Polytope pairs end EPA on small hulls (about 10 vertices at N = 32): the small hull first,
+    // and on the rare overflow the full hull from the same start (the hints restored, so it takes
+    // the same steps and the answer is the full hull's, bit for bit).
+    const int hint_a = md.hint_a_;
+    const int hint_b = md.hint_b_;
+    SmallEpaHull small;
+    epa = detail::run_epa(md, run.simplex, scale, options, small);
+    if (small.overflowed()) {
+      md.hint_a_ = hint_a;
+      md.hint_b_ = hint_b;
+      epa = detail::run_epa(md, run.simplex, scale, options, workspace);
+    }
+  } else {
+    epa = detail::run_epa(md, run.simplex, scale, options, workspace);
+  }
   warm.hint_a = md.hint_a_;
   warm.hint_b = md.hint_b_;
   r.intersect = true;

@@ -11,9 +11,56 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace proxima::gjk {
+
+namespace detail {
+
+/// The index of the first smallest of key[0 .. count) (keys are never NaN: finite or +inf); -1 when
+/// every key is +inf (or count is 0). Shared by both EPA hulls' closest_face().
+/// Why four lanes: every EPA iteration waits for this scan (its support direction is the
+/// answer's normal), and one running minimum is a chain of dependent compares, one per face
+/// slot; four independent running minima (slots f = 0, 1, 2, 3 mod 4, the tail in lane 0) cut
+/// that chain to a quarter. Written with selects, not branches, so it compiles to minsd/cmov (a
+/// version written over std::arrays compiled to branches and measured slower). Same face: each
+/// lane keeps its first strict minimum (keys are never NaN: finite or +inf), and the merge takes
+/// the smaller key, then the smaller index, so the answer is the first minimum of the whole
+/// array; a lane that saw only +inf keeps index -1, as the single scan does when all are +inf.
+[[gnu::always_inline]] inline int first_smallest_key(const double* key, int count) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double v0 = inf, v1 = inf, v2 = inf, v3 = inf;
+  int i0 = -1, i1 = -1, i2 = -1, i3 = -1;
+  int f = 0;
+  for (; f + 4 <= count; f += 4) {
+    const double k0 = key[f], k1 = key[f + 1], k2 = key[f + 2], k3 = key[f + 3];
+    i0 = k0 < v0 ? f : i0;
+    v0 = k0 < v0 ? k0 : v0;
+    i1 = k1 < v1 ? f + 1 : i1;
+    v1 = k1 < v1 ? k1 : v1;
+    i2 = k2 < v2 ? f + 2 : i2;
+    v2 = k2 < v2 ? k2 : v2;
+    i3 = k3 < v3 ? f + 3 : i3;
+    v3 = k3 < v3 ? k3 : v3;
+  }
+  for (; f < count; ++f) {  // the last 0-3 slots: larger indices than any before
+    const double k = key[f];
+    i0 = k < v0 ? f : i0;
+    v0 = k < v0 ? k : v0;
+  }
+  const auto take = [](double& v, int& i, double w, int j) {
+    const bool better = w < v || (w == v && j < i);
+    i = better ? j : i;
+    v = better ? w : v;
+  };
+  take(v0, i0, v1, i1);
+  take(v2, i2, v3, i3);
+  take(v0, i0, v2, i2);
+  return i0;
+}
+
+}  // namespace detail
 
 /// One triangle of the expanding polytope.
 struct EpaFace {
@@ -96,49 +143,10 @@ class BasicEpaHull {
     return false;
   }
 
-  /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none.
-  /// Linear scan over a compact array of keys (the distance of a live, valid face, +inf otherwise),
+  /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none:
+  /// detail::first_smallest_key over the keys (the distance of a live, valid face, +inf otherwise),
   /// which selects the same face as testing alive, valid and distance on the faces themselves.
-  /// Why four lanes: every EPA iteration waits for this scan (its support direction is the
-  /// answer's normal), and one running minimum is a chain of dependent compares, one per face
-  /// slot; four independent running minima (slots f = 0, 1, 2, 3 mod 4, the tail in lane 0) cut
-  /// that chain to a quarter. Written with selects, not branches, so it compiles to minsd/cmov (a
-  /// version written over std::arrays compiled to branches and measured slower). Same face: each
-  /// lane keeps its first strict minimum (keys are never NaN: finite or +inf), and the merge takes
-  /// the smaller key, then the smaller index, so the answer is the first minimum of the whole
-  /// array; a lane that saw only +inf keeps index -1, as the single scan does when all are +inf.
-  int closest_face() const {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    double v0 = inf, v1 = inf, v2 = inf, v3 = inf;
-    int i0 = -1, i1 = -1, i2 = -1, i3 = -1;
-    const double* key = key_.data();
-    int f = 0;
-    for (; f + 4 <= num_faces_; f += 4) {
-      const double k0 = key[f], k1 = key[f + 1], k2 = key[f + 2], k3 = key[f + 3];
-      i0 = k0 < v0 ? f : i0;
-      v0 = k0 < v0 ? k0 : v0;
-      i1 = k1 < v1 ? f + 1 : i1;
-      v1 = k1 < v1 ? k1 : v1;
-      i2 = k2 < v2 ? f + 2 : i2;
-      v2 = k2 < v2 ? k2 : v2;
-      i3 = k3 < v3 ? f + 3 : i3;
-      v3 = k3 < v3 ? k3 : v3;
-    }
-    for (; f < num_faces_; ++f) {  // the last 0-3 slots: larger indices than any before
-      const double k = key[f];
-      i0 = k < v0 ? f : i0;
-      v0 = k < v0 ? k : v0;
-    }
-    const auto take = [](double& v, int& i, double w, int j) {
-      const bool better = w < v || (w == v && j < i);
-      i = better ? j : i;
-      v = better ? w : v;
-    };
-    take(v0, i0, v1, i1);
-    take(v2, i2, v3, i3);
-    take(v0, i0, v2, i2);
-    return i0;
-  }
+  int closest_face() const { return detail::first_smallest_key(key_.data(), num_faces_); }
 
   /// Replaces every face visible from vertex `v` (starting from `face`, which must be visible)
   /// by a cone of new faces from the horizon to v. Nothing changes unless it returns `done`.
@@ -320,5 +328,245 @@ class BasicEpaHull {
 
 /// The EPA workspace with the library's capacities (kEpaMaxVertices, kEpaMaxFaces).
 using EpaHull = BasicEpaHull<kEpaMaxVertices, kEpaMaxFaces>;
+
+/// A small EPA hull: the same polytope, the same operations and the same results bit for bit as
+/// BasicEpaHull (the same face geometry, visibility test, flood-fill order, slot order and nearest
+/// face), for hulls of at most 64 faces and 64 vertices, so that the per-expansion bookkeeping runs
+/// on 64-bit masks instead of per-face stamps and per-vertex marks (session 29):
+///  - the flood fill's "already visited" is one bit per face slot in a register (no stamp stores
+///    into the faces, no stamp counter);
+///  - the horizon's simple-loop test is two vertex masks (starts, ends): one loop iff no vertex
+///    starts or ends two edges and the two sets are equal (the same decision as BasicEpaHull's
+///    counting, which needs the marks' base arithmetic and a load per mark);
+///  - a horizon edge's back edge in the outside face is the entry of its `adjacent` that names the
+///    visible face the edge was reached from (in a closed mesh of more than two faces two faces
+///    share at most one edge), found during the flood fill, before any slot is reused: two
+///    compares instead of the vertex-pair search;
+/// EPA's polytope pairs end with about 10 vertices and 17 faces at N = 32 (benchmarks.md, session
+/// 28), far inside the capacity. When an expansion would need more (add_vertex returns -1 or
+/// expand returns face_capacity), `overflowed()` is set and penetration() re-runs EPA on
+/// BasicEpaHull from the same start, which repeats the same steps and goes on.
+template <int MaxVertices, int MaxFaces>
+class BasicSmallEpaHull {
+ public:
+  static_assert(MaxVertices >= 4 && MaxFaces >= 4, "a tetrahedron must fit");
+  static_assert(MaxVertices <= 64 && MaxFaces <= 64, "one bit per vertex and per face in a 64-bit mask");
+  static constexpr int kMaxVertices = MaxVertices;
+  static constexpr int kMaxFaces = MaxFaces;
+
+  enum class Expansion { done, face_capacity, bad_horizon };
+
+  /// As BasicEpaHull::reset_tetrahedron (the same four faces in the same slots).
+  void reset_tetrahedron(const std::array<SupportPoint, 4>& p, double min_area) {
+    num_vertices_ = 4;
+    num_faces_ = 0;
+    num_free_ = 0;
+    min_area_ = min_area;
+    overflowed_ = false;
+    for (int i = 0; i < 4; ++i) {
+      vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
+    }
+    const Vec3 n = (p[1].w - p[0].w).cross(p[2].w - p[0].w);
+    const bool flip = n.dot(p[3].w - p[0].w) > 0;
+    const int i1 = flip ? 2 : 1;
+    const int i2 = flip ? 1 : 2;
+    new_face(0, i1, i2);
+    new_face(0, 3, i1);
+    new_face(i1, 3, i2);
+    new_face(i2, 3, 0);
+    link(0, 0, 1, 2);
+    link(0, 1, 2, 2);
+    link(0, 2, 3, 2);
+    link(1, 0, 3, 1);
+    link(1, 1, 2, 0);
+    link(2, 1, 3, 0);
+  }
+
+  /// Appends a vertex; -1 (and overflowed()) when the vertex capacity is exhausted.
+  int add_vertex(const SupportPoint& p) {
+    if (num_vertices_ >= kMaxVertices) {
+      overflowed_ = true;
+      return -1;
+    }
+    vertices_[static_cast<std::size_t>(num_vertices_)] = p;
+    return num_vertices_++;
+  }
+
+  /// True when w equals an existing vertex (as BasicEpaHull::contains_vertex).
+  bool contains_vertex(const Vec3& w) const {
+    for (int i = 0; i < num_vertices_; ++i) {
+      if (vertices_[static_cast<std::size_t>(i)].w == w) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// As BasicEpaHull::closest_face.
+  int closest_face() const { return detail::first_smallest_key(key_.data(), num_faces_); }
+
+  /// As BasicEpaHull::expand: the same visible faces in the same order, the same horizon, the same
+  /// outcome (face_capacity for this hull's own capacity, which also sets overflowed()).
+  Expansion expand(int face, int v) {
+    const Vec3& w = vertices_[static_cast<std::size_t>(v)].w;
+    int num_visible = 0;
+    int num_horizon = 0;
+    // Every face enters the stack at most once (its bit is set as it is pushed), so the stack holds
+    // at most kMaxFaces entries and the loop runs at most kMaxFaces times; every visible face adds
+    // at most three horizon edges (horizon_ has room for 3 * kMaxFaces).
+    std::uint64_t seen = std::uint64_t{1} << face;
+    int stack_size = 1;
+    stack_[0] = face;
+    while (stack_size > 0) {
+      const int f = stack_[static_cast<std::size_t>(--stack_size)];
+      visible_[static_cast<std::size_t>(num_visible++)] = f;
+      const EpaFace& ff = faces_[static_cast<std::size_t>(f)];
+      for (int e = 0; e < 3; ++e) {
+        const int g = ff.adjacent[static_cast<std::size_t>(e)];
+        const std::uint64_t bit = std::uint64_t{1} << g;
+        if ((seen & bit) != 0) {
+          continue;  // already in the visible set
+        }
+        const EpaFace& gg = faces_[static_cast<std::size_t>(g)];
+        // A sliver (no trustworthy plane) is always visible, as in BasicEpaHull::is_visible.
+        if (!gg.valid || gg.normal.dot(w) > gg.distance) {
+          seen |= bit;
+          stack_[static_cast<std::size_t>(stack_size++)] = g;
+        } else {
+          // The outside face's edge back to f, found now: once the cone is built, slots of
+          // released faces are reused and an id in `adjacent` no longer names one face.
+          const int back = gg.adjacent[0] == f ? 0 : (gg.adjacent[1] == f ? 1 : 2);
+          horizon_[static_cast<std::size_t>(num_horizon++)] = {ff.vertex[static_cast<std::size_t>(e)],
+                                                              ff.vertex[static_cast<std::size_t>((e + 1) % 3)], g, back,
+                                                              -1};
+        }
+      }
+    }
+    // One simple loop: no vertex starts two edges, none ends two, and the set of starts is the set
+    // of ends (then every edge's `to` starts the next edge). Vertex ids are below 64.
+    std::uint64_t starts = 0;
+    std::uint64_t ends = 0;
+    std::uint64_t repeated = 0;
+    for (int h = 0; h < num_horizon; ++h) {
+      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
+      const std::uint64_t s = std::uint64_t{1} << he.from;
+      const std::uint64_t t = std::uint64_t{1} << he.to;
+      repeated |= (starts & s) | (ends & t);
+      starts |= s;
+      ends |= t;
+      start_of_[static_cast<std::size_t>(he.from)] = h;
+      end_of_[static_cast<std::size_t>(he.to)] = h;
+    }
+    if (num_horizon < 3 || repeated != 0 || starts != ends) {
+      return Expansion::bad_horizon;
+    }
+    if (num_free_ + (kMaxFaces - num_faces_) + num_visible < num_horizon) {
+      overflowed_ = true;
+      return Expansion::face_capacity;
+    }
+    // Commit as BasicEpaHull does: release the visible faces in flood-fill order, take the new
+    // faces' slots (free list from its top, then fresh), build and link each face of the cone.
+    for (int i = 0; i < num_visible; ++i) {
+      const int f = visible_[static_cast<std::size_t>(i)];
+      faces_[static_cast<std::size_t>(f)].alive = false;
+      key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
+      free_[static_cast<std::size_t>(num_free_++)] = f;
+    }
+    for (int h = 0; h < num_horizon; ++h) {
+      horizon_[static_cast<std::size_t>(h)].created = take_slot();
+    }
+    for (int h = 0; h < num_horizon; ++h) {
+      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
+      init_face(he.created, he.from, he.to, v);
+      EpaFace& nf = faces_[static_cast<std::size_t>(he.created)];
+      faces_[static_cast<std::size_t>(he.outside)].adjacent[static_cast<std::size_t>(he.back)] = he.created;
+      nf.adjacent[0] = he.outside;
+      nf.adjacent[1] = horizon_[static_cast<std::size_t>(start_of_[static_cast<std::size_t>(he.to)])].created;
+      nf.adjacent[2] = horizon_[static_cast<std::size_t>(end_of_[static_cast<std::size_t>(he.from)])].created;
+    }
+    return Expansion::done;
+  }
+
+  const EpaFace& face(int f) const { return faces_[static_cast<std::size_t>(f)]; }
+  const SupportPoint& vertex(int v) const { return vertices_[static_cast<std::size_t>(v)]; }
+  int num_vertices() const noexcept { return num_vertices_; }
+  int num_face_slots() const noexcept { return num_faces_; }
+  int num_live_faces() const noexcept { return num_faces_ - num_free_; }
+  /// True once an operation needed more than this hull's capacity since the last reset.
+  bool overflowed() const noexcept { return overflowed_; }
+
+ private:
+  struct HorizonEdge {
+    int from;
+    int to;
+    int outside;
+    int back;  // the index of the edge (to, from) in the outside face
+    int created;
+  };
+
+  int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
+
+  /// BasicEpaHull::init_face in scalar form: the same operations in the same order as Eigen's
+  /// cross, norm ((x^2 + y^2) + z^2), division and dot, so the same bits (the answer hash and
+  /// tests/gjk/epa_hull_test.cpp compare the two hulls bit for bit), without the SSE2 packing and
+  /// shuffles GCC makes of the 3-vector expressions.
+  void init_face(int f, int a, int b, int c) {
+    EpaFace& face = faces_[static_cast<std::size_t>(f)];
+    face.vertex = {a, b, c};
+    face.alive = true;
+    const Vec3& pa = vertices_[static_cast<std::size_t>(a)].w;
+    const Vec3& pb = vertices_[static_cast<std::size_t>(b)].w;
+    const Vec3& pc = vertices_[static_cast<std::size_t>(c)].w;
+    const double ux = pb.x() - pa.x(), uy = pb.y() - pa.y(), uz = pb.z() - pa.z();
+    const double vx = pc.x() - pa.x(), vy = pc.y() - pa.y(), vz = pc.z() - pa.z();
+    const double nx = uy * vz - uz * vy;
+    const double ny = uz * vx - ux * vz;
+    const double nz = ux * vy - uy * vx;
+    const double len = std::sqrt((nx * nx + ny * ny) + nz * nz);
+    face.valid = len > min_area_ && std::isfinite(len);
+    if (face.valid) {
+      const double mx = nx / len, my = ny / len, mz = nz / len;
+      face.normal = Vec3(mx, my, mz);
+      face.distance = (mx * pa.x() + my * pa.y()) + mz * pa.z();
+    } else {
+      face.normal = nan_vec3();
+      face.distance = std::numeric_limits<double>::infinity();
+    }
+    key_[static_cast<std::size_t>(f)] = face.distance;
+  }
+
+  void new_face(int a, int b, int c) {
+    const int f = take_slot();
+    init_face(f, a, b, c);
+    faces_[static_cast<std::size_t>(f)].adjacent = {-1, -1, -1};
+  }
+
+  void link(int f, int e, int g, int h) {
+    faces_[static_cast<std::size_t>(f)].adjacent[static_cast<std::size_t>(e)] = g;
+    faces_[static_cast<std::size_t>(g)].adjacent[static_cast<std::size_t>(h)] = f;
+  }
+
+  // Deliberately not value-initialised (see EpaFace); every entry read was written first.
+  std::array<SupportPoint, kMaxVertices> vertices_;
+  std::array<EpaFace, kMaxFaces> faces_;
+  std::array<double, kMaxFaces> key_;
+  std::array<int, kMaxFaces> free_;
+  std::array<int, kMaxFaces> stack_;
+  std::array<int, kMaxFaces> visible_;
+  std::array<HorizonEdge, 3 * kMaxFaces> horizon_;
+  /// Per vertex: the horizon edge starting / ending there in the current expansion (read only for
+  /// vertices in the horizon, so never cleared).
+  std::array<int, kMaxVertices> start_of_;
+  std::array<int, kMaxVertices> end_of_;
+  int num_vertices_ = 0;
+  int num_faces_ = 0;
+  int num_free_ = 0;
+  double min_area_ = 0;
+  bool overflowed_ = false;
+};
+
+/// The small hull EPA tries first on polytope pairs: 34 vertices make at most 2 * 34 - 4 = 64
+/// faces in a closed hull.
+using SmallEpaHull = BasicSmallEpaHull<34, 64>;
 
 }  // namespace proxima::gjk
