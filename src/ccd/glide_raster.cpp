@@ -1445,7 +1445,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
 
   const Vec3 center_a = a.bounding_sphere().center;
   // B's start pose in A's start frame, made once (cost only: the same product where it was made twice).
-  const Pose b_in_a = a_start.inverse() * b_start;
+  const Pose b_in_a = relative_pose(a_start, b_start);
   const Vec3 center_b = b_in_a.apply(b.bounding_sphere().center);
   const double radius_a = a.bounding_sphere().radius, radius_b = b.bounding_sphere().radius;
   const double scale = radius_a + radius_b;

@@ -1366,7 +1366,7 @@ bool detail::grid_avx2_available() {
 double detail::exact_run_bound_excess(const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                                       const Pose& b_end) {
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
-  const Pose to_b = a_start.inverse() * b_start;
+  const Pose to_b = relative_pose(a_start, b_start);
   const double reach = to_b.translation().cwiseAbs().maxCoeff();
   Body placed, local;
   make_body(b, to_b, placed);
@@ -1399,7 +1399,7 @@ int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, 
   if (!kCcdHaveAvx2) return 0;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   Body body;
-  make_body(m, a_start.inverse() * b_start, body);
+  make_body(m, relative_pose(a_start, b_start), body);
   int wrong = 0;
   // Growths of every face, vertex and edge sphere, bit for bit.
   for (const std::vector<FeatureSphere>* spheres : {&body.fs, &body.vs, &body.es}) {
@@ -1448,7 +1448,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   }
   // B's face spheres and offsets, and its edge spheres, are made with their run's growths
   // (ready_faces and ready_edges below): only the slab loop's features of runs near A read them.
-  make_body(b, a_start.inverse() * b_start, body_b, true);
+  make_body(b, relative_pose(a_start, b_start), body_b, true);
   const double scale = body_a.whole.radius + body_b.whole.radius;
   const double pad = options.feature_tolerance * scale;
 
@@ -1510,7 +1510,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // allowance agree, that is the count of the placed mean (with both ends > 0, the max, min,
   // division (correctly rounded), ceil and clamp are all monotone). Else (a count within about
   // 1e-9 of a whole number) the placed edges are made and summed, as before. The same count.
-  const Pose to_b = a_start.inverse() * b_start;
+  const Pose to_b = relative_pose(a_start, b_start);
   const double to_b_reach = to_b.translation().cwiseAbs().maxCoeff();
   // Only for a B of more than one run of edges (with one, the slab loop reaches them all).
   bool b_edges_made = false;

@@ -171,7 +171,7 @@ ToiResult toi_screw(const A& a, const Pose& a_start, const Pose& a_end, const B&
   detail::validate_toi_options(options);
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
   const Screw a_motion = decompose(a_end * a_start.inverse());
-  const Pose b_in_a = a_start.inverse() * b_start;
+  const Pose b_in_a = relative_pose(a_start, b_start);
   const BoundingSphere sb = b.bounding_sphere();
   const double max_speed = screw.speed(screw.axis_distance(b_in_a.apply(sb.center)) + sb.radius);
   // Work in A's frame (A fixed at the identity, B at Omega(s) b_in_a), then convert to world.

@@ -81,6 +81,35 @@ struct EpaFace {
   int stamp;
 };
 
+namespace detail {
+
+/// Face plane of the triangle (pa, pb, pc), counter-clockwise from outside: `normal` the unit
+/// normal of (pb - pa) x (pc - pa) and `distance` = normal . pa, or a sliver (valid false, normal
+/// NaN, distance +inf) when the cross product's length is not above `min_area` or not finite.
+/// Scalar code in a fixed order (the cross product, the norm as (x^2 + y^2) + z^2, three
+/// divisions, the dot product as (x + y) + z), shared by both hulls so that they give the same
+/// bits whatever the compiler does with Eigen's 3-vector expressions (session 29: the same order as
+/// GCC 12's Eigen code, so no answer moved; and without GCC's SSE2 packing and shuffles of them).
+inline void set_face_plane(EpaFace& face, const Vec3& pa, const Vec3& pb, const Vec3& pc, double min_area) {
+  const double ux = pb.x() - pa.x(), uy = pb.y() - pa.y(), uz = pb.z() - pa.z();
+  const double vx = pc.x() - pa.x(), vy = pc.y() - pa.y(), vz = pc.z() - pa.z();
+  const double nx = uy * vz - uz * vy;
+  const double ny = uz * vx - ux * vz;
+  const double nz = ux * vy - uy * vx;
+  const double len = std::sqrt((nx * nx + ny * ny) + nz * nz);
+  face.valid = len > min_area && std::isfinite(len);
+  if (face.valid) {
+    const double mx = nx / len, my = ny / len, mz = nz / len;
+    face.normal = Vec3(mx, my, mz);
+    face.distance = (mx * pa.x() + my * pa.y()) + mz * pa.z();
+  } else {
+    face.normal = nan_vec3();
+    face.distance = std::numeric_limits<double>::infinity();
+  }
+}
+
+}  // namespace detail
+
 /// Fixed-capacity convex polytope for EPA. All storage is inline (about 60 KB with the default
 /// capacities of EpaHull): construct it once (on the stack, or inside gjk::Pair) and reuse it.
 /// The capacities are template parameters so tests can exhaust a small hull on purpose.
@@ -263,17 +292,8 @@ class BasicEpaHull {
     face.vertex = {a, b, c};
     face.alive = true;
     face.stamp = -1;
-    const Vec3& pa = vertices_[static_cast<std::size_t>(a)].w;
-    const Vec3 n = (vertices_[static_cast<std::size_t>(b)].w - pa).cross(vertices_[static_cast<std::size_t>(c)].w - pa);
-    const double len = n.norm();
-    face.valid = len > min_area_ && std::isfinite(len);
-    if (face.valid) {
-      face.normal = n / len;
-      face.distance = face.normal.dot(pa);
-    } else {
-      face.normal = nan_vec3();
-      face.distance = std::numeric_limits<double>::infinity();
-    }
+    detail::set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
+                           vertices_[static_cast<std::size_t>(c)].w, min_area_);
     key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
   }
 
@@ -506,32 +526,13 @@ class BasicSmallEpaHull {
 
   int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
 
-  /// BasicEpaHull::init_face in scalar form: the same operations in the same order as Eigen's
-  /// cross, norm ((x^2 + y^2) + z^2), division and dot, so the same bits (the answer hash and
-  /// tests/gjk/epa_hull_test.cpp compare the two hulls bit for bit), without the SSE2 packing and
-  /// shuffles GCC makes of the 3-vector expressions.
+  /// As BasicEpaHull::init_face (the same detail::set_face_plane), without the flood-fill stamp.
   void init_face(int f, int a, int b, int c) {
     EpaFace& face = faces_[static_cast<std::size_t>(f)];
     face.vertex = {a, b, c};
     face.alive = true;
-    const Vec3& pa = vertices_[static_cast<std::size_t>(a)].w;
-    const Vec3& pb = vertices_[static_cast<std::size_t>(b)].w;
-    const Vec3& pc = vertices_[static_cast<std::size_t>(c)].w;
-    const double ux = pb.x() - pa.x(), uy = pb.y() - pa.y(), uz = pb.z() - pa.z();
-    const double vx = pc.x() - pa.x(), vy = pc.y() - pa.y(), vz = pc.z() - pa.z();
-    const double nx = uy * vz - uz * vy;
-    const double ny = uz * vx - ux * vz;
-    const double nz = ux * vy - uy * vx;
-    const double len = std::sqrt((nx * nx + ny * ny) + nz * nz);
-    face.valid = len > min_area_ && std::isfinite(len);
-    if (face.valid) {
-      const double mx = nx / len, my = ny / len, mz = nz / len;
-      face.normal = Vec3(mx, my, mz);
-      face.distance = (mx * pa.x() + my * pa.y()) + mz * pa.z();
-    } else {
-      face.normal = nan_vec3();
-      face.distance = std::numeric_limits<double>::infinity();
-    }
+    detail::set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
+                           vertices_[static_cast<std::size_t>(c)].w, min_area_);
     key_[static_cast<std::size_t>(f)] = face.distance;
   }
 
