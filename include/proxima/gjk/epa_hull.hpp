@@ -110,11 +110,13 @@ inline void set_face_plane(EpaFace& face, const Vec3& pa, const Vec3& pb, const 
 
 }  // namespace detail
 
-/// Fixed-capacity convex polytope for EPA. All storage is inline (about 60 KB with the default
-/// capacities of EpaHull): construct it once (on the stack, or inside gjk::Pair) and reuse it.
-/// The capacities are template parameters so tests can exhaust a small hull on purpose.
+namespace detail {
+
+/// What both EPA hulls share: the vertices, the face slots with their keys and free list, the
+/// start tetrahedron, making, releasing and linking faces, and the nearest-face scan. Each hull
+/// adds its own expansion (flood fill and horizon) on these members. All storage is inline.
 template <int MaxVertices, int MaxFaces>
-class BasicEpaHull {
+class EpaHullBase {
  public:
   static_assert(MaxVertices >= 4 && MaxFaces >= 4, "a tetrahedron must fit");
   static constexpr int kMaxVertices = MaxVertices;
@@ -123,19 +125,40 @@ class BasicEpaHull {
   /// How an expansion ended.
   enum class Expansion { done, face_capacity, bad_horizon };
 
-  /// Starts from the tetrahedron p[0..3] (any orientation; it must have volume). `min_area` is the
-  /// doubled area below which a face counts as a sliver (length^2 units).
-  void reset_tetrahedron(const std::array<SupportPoint, 4>& p, double min_area) {
+  /// True when p.w equals an existing vertex bitwise (a repeated support point).
+  bool contains_vertex(const Vec3& w) const {
+    for (int i = 0; i < num_vertices_; ++i) {
+      if (vertices_[static_cast<std::size_t>(i)].w == w) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none:
+  /// detail::first_smallest_key over the keys (the distance of a live, valid face, +inf otherwise),
+  /// which selects the same face as testing alive, valid and distance on the faces themselves.
+  int closest_face() const { return first_smallest_key(key_.data(), num_faces_); }
+
+  const EpaFace& face(int f) const { return faces_[static_cast<std::size_t>(f)]; }
+  const SupportPoint& vertex(int v) const { return vertices_[static_cast<std::size_t>(v)]; }
+  int num_vertices() const noexcept { return num_vertices_; }
+  /// Number of face slots ever used (live or free).
+  int num_face_slots() const noexcept { return num_faces_; }
+  /// Number of live faces (closed mesh: 2 * vertices - 4).
+  int num_live_faces() const noexcept { return num_faces_ - num_free_; }
+
+ protected:
+  /// The tetrahedron p[0..3] (any orientation; it must have volume) as four linked faces in slots
+  /// 0-3, (0, 1, 2) counter-clockwise from outside. `min_area` is the doubled area below which a
+  /// face counts as a sliver (length^2 units).
+  void reset_faces(const std::array<SupportPoint, 4>& p, double min_area) {
     num_vertices_ = 4;
     num_faces_ = 0;
     num_free_ = 0;
-    stamp_ = 0;
     min_area_ = min_area;
-    horizon_base_ = 0;
     for (int i = 0; i < 4; ++i) {
       vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
-      start_of_[static_cast<std::size_t>(i)] = -1;
-      end_of_[static_cast<std::size_t>(i)] = -1;
     }
     // Orient so that (0, 1, 2) is counter-clockwise from outside: vertex 3 behind it.
     const Vec3 n = (p[1].w - p[0].w).cross(p[2].w - p[0].w);
@@ -156,26 +179,103 @@ class BasicEpaHull {
   }
 
   /// Appends a vertex; -1 when the vertex capacity is exhausted.
-  int add_vertex(const SupportPoint& p) {
-    if (num_vertices_ >= kMaxVertices) return -1;
+  int append_vertex(const SupportPoint& p) {
+    if (num_vertices_ >= kMaxVertices) {
+      return -1;
+    }
     vertices_[static_cast<std::size_t>(num_vertices_)] = p;
-    start_of_[static_cast<std::size_t>(num_vertices_)] = -1;
-    end_of_[static_cast<std::size_t>(num_vertices_)] = -1;
     return num_vertices_++;
   }
 
-  /// True when p.w equals an existing vertex bitwise (a repeated support point).
-  bool contains_vertex(const Vec3& w) const {
-    for (int i = 0; i < num_vertices_; ++i) {
-      if (vertices_[static_cast<std::size_t>(i)].w == w) return true;
-    }
-    return false;
+  /// A face slot: the top of the free list, else a fresh one.
+  int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
+
+  /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
+  void init_face(int f, int a, int b, int c) {
+    EpaFace& face = faces_[static_cast<std::size_t>(f)];
+    face.vertex = {a, b, c};
+    face.alive = true;
+    face.stamp = -1;
+    set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
+                   vertices_[static_cast<std::size_t>(c)].w, min_area_);
+    key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
   }
 
-  /// The live, valid face nearest the origin (smallest plane distance, first on ties); -1 if none:
-  /// detail::first_smallest_key over the keys (the distance of a live, valid face, +inf otherwise),
-  /// which selects the same face as testing alive, valid and distance on the faces themselves.
-  int closest_face() const { return detail::first_smallest_key(key_.data(), num_faces_); }
+  int new_face(int a, int b, int c) {
+    const int f = take_slot();
+    init_face(f, a, b, c);
+    faces_[static_cast<std::size_t>(f)].adjacent = {-1, -1, -1};
+    return f;
+  }
+
+  void release_face(int f) {
+    faces_[static_cast<std::size_t>(f)].alive = false;
+    key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
+    free_[static_cast<std::size_t>(num_free_++)] = f;
+  }
+
+  void link(int f, int e, int g, int h) {
+    faces_[static_cast<std::size_t>(f)].adjacent[static_cast<std::size_t>(e)] = g;
+    faces_[static_cast<std::size_t>(g)].adjacent[static_cast<std::size_t>(h)] = f;
+  }
+
+  // Deliberately not value-initialised (see EpaFace); every entry read was written first.
+  std::array<SupportPoint, kMaxVertices> vertices_;
+  std::array<EpaFace, kMaxFaces> faces_;
+  /// closest_face's keys: faces_[f].distance when face f is alive and valid, else +inf.
+  std::array<double, kMaxFaces> key_;
+  std::array<int, kMaxFaces> free_;
+  std::array<int, kMaxFaces> stack_;
+  std::array<int, kMaxFaces> visible_;
+  int num_vertices_ = 0;
+  int num_faces_ = 0;
+  int num_free_ = 0;
+  double min_area_ = 0;
+};
+
+}  // namespace detail
+
+/// Fixed-capacity convex polytope for EPA. All storage is inline (about 60 KB with the default
+/// capacities of EpaHull): construct it once (on the stack, or inside gjk::Pair) and reuse it.
+/// The capacities are template parameters so tests can exhaust a small hull on purpose.
+template <int MaxVertices, int MaxFaces>
+class BasicEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
+  using Base = detail::EpaHullBase<MaxVertices, MaxFaces>;
+  using Base::faces_;
+  using Base::free_;
+  using Base::num_faces_;
+  using Base::num_free_;
+  using Base::num_vertices_;
+  using Base::stack_;
+  using Base::vertices_;
+  using Base::visible_;
+
+ public:
+  using typename Base::Expansion;
+  using Base::kMaxFaces;
+  using Base::kMaxVertices;
+
+  /// Starts from the tetrahedron p[0..3] (any orientation; it must have volume). `min_area` is the
+  /// doubled area below which a face counts as a sliver (length^2 units).
+  void reset_tetrahedron(const std::array<SupportPoint, 4>& p, double min_area) {
+    stamp_ = 0;
+    horizon_base_ = 0;
+    for (int i = 0; i < 4; ++i) {
+      start_of_[static_cast<std::size_t>(i)] = -1;
+      end_of_[static_cast<std::size_t>(i)] = -1;
+    }
+    this->reset_faces(p, min_area);
+  }
+
+  /// Appends a vertex; -1 when the vertex capacity is exhausted.
+  int add_vertex(const SupportPoint& p) {
+    const int v = this->append_vertex(p);
+    if (v >= 0) {
+      start_of_[static_cast<std::size_t>(v)] = -1;
+      end_of_[static_cast<std::size_t>(v)] = -1;
+    }
+    return v;
+  }
 
   /// Replaces every face visible from vertex `v` (starting from `face`, which must be visible)
   /// by a cone of new faces from the horizon to v. Nothing changes unless it returns `done`.
@@ -237,11 +337,11 @@ class BasicEpaHull {
     // Commit: kill the visible faces, then build the cone. The new faces' slots are taken first
     // (new_face's order: the free list from its top, then fresh slots), so each face is built and
     // linked in one pass.
-    for (int i = 0; i < num_visible; ++i) release_face(visible_[static_cast<std::size_t>(i)]);
-    for (int h = 0; h < num_horizon; ++h) horizon_[static_cast<std::size_t>(h)].created = take_slot();
+    for (int i = 0; i < num_visible; ++i) this->release_face(visible_[static_cast<std::size_t>(i)]);
+    for (int h = 0; h < num_horizon; ++h) horizon_[static_cast<std::size_t>(h)].created = this->take_slot();
     for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      init_face(he.created, he.from, he.to, v);
+      this->init_face(he.created, he.from, he.to, v);
       EpaFace& nf = faces_[static_cast<std::size_t>(he.created)];
       // Edge 0 (from, to) faces the old neighbour across the horizon.
       EpaFace& outside = faces_[static_cast<std::size_t>(he.outside)];
@@ -260,14 +360,6 @@ class BasicEpaHull {
     return Expansion::done;
   }
 
-  const EpaFace& face(int f) const { return faces_[static_cast<std::size_t>(f)]; }
-  const SupportPoint& vertex(int v) const { return vertices_[static_cast<std::size_t>(v)]; }
-  int num_vertices() const noexcept { return num_vertices_; }
-  /// Number of face slots ever used (live or free).
-  int num_face_slots() const noexcept { return num_faces_; }
-  /// Number of live faces (closed mesh: 2 * vertices - 4).
-  int num_live_faces() const noexcept { return num_faces_ - num_free_; }
-
  private:
   struct HorizonEdge {
     int from;
@@ -283,33 +375,6 @@ class BasicEpaHull {
     return f.normal.dot(w) > f.distance;
   }
 
-  /// A face slot: the top of the free list, else a fresh one.
-  int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
-
-  /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
-  void init_face(int f, int a, int b, int c) {
-    EpaFace& face = faces_[static_cast<std::size_t>(f)];
-    face.vertex = {a, b, c};
-    face.alive = true;
-    face.stamp = -1;
-    detail::set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
-                           vertices_[static_cast<std::size_t>(c)].w, min_area_);
-    key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
-  }
-
-  int new_face(int a, int b, int c) {
-    const int f = take_slot();
-    init_face(f, a, b, c);
-    faces_[static_cast<std::size_t>(f)].adjacent = {-1, -1, -1};
-    return f;
-  }
-
-  void release_face(int f) {
-    faces_[static_cast<std::size_t>(f)].alive = false;
-    key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
-    free_[static_cast<std::size_t>(num_free_++)] = f;
-  }
-
   /// Marks every vertex as starting and ending no horizon edge, and restarts horizon_base_ (only
   /// after about 4 million expansions without a reset).
   void clear_horizon_marks() {
@@ -320,30 +385,13 @@ class BasicEpaHull {
     horizon_base_ = 0;
   }
 
-  void link(int f, int e, int g, int h) {
-    faces_[static_cast<std::size_t>(f)].adjacent[static_cast<std::size_t>(e)] = g;
-    faces_[static_cast<std::size_t>(g)].adjacent[static_cast<std::size_t>(h)] = f;
-  }
-
-  // Deliberately not value-initialised (see EpaFace).
-  std::array<SupportPoint, kMaxVertices> vertices_;
-  std::array<EpaFace, kMaxFaces> faces_;
-  /// closest_face's keys: faces_[f].distance when face f is alive and valid, else +inf.
-  std::array<double, kMaxFaces> key_;
-  std::array<int, kMaxFaces> free_;
-  std::array<int, kMaxFaces> stack_;
-  std::array<int, kMaxFaces> visible_;
   std::array<HorizonEdge, kMaxFaces> horizon_;
   /// Per vertex: horizon_base_ + the horizon edge starting / ending there (see expand).
   std::array<int, kMaxVertices> start_of_;
   std::array<int, kMaxVertices> end_of_;
-  int num_vertices_ = 0;
-  int num_faces_ = 0;
-  int num_free_ = 0;
   int stamp_ = 0;
   /// Offset of this expansion's entries in start_of_ / end_of_ (see expand).
   int horizon_base_ = 0;
-  double min_area_ = 0;
 };
 
 /// The EPA workspace with the library's capacities (kEpaMaxVertices, kEpaMaxFaces).
@@ -367,63 +415,35 @@ using EpaHull = BasicEpaHull<kEpaMaxVertices, kEpaMaxFaces>;
 /// expand returns face_capacity), `overflowed()` is set and penetration() re-runs EPA on
 /// BasicEpaHull from the same start, which repeats the same steps and goes on.
 template <int MaxVertices, int MaxFaces>
-class BasicSmallEpaHull {
- public:
-  static_assert(MaxVertices >= 4 && MaxFaces >= 4, "a tetrahedron must fit");
+class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
   static_assert(MaxVertices <= 64 && MaxFaces <= 64, "one bit per vertex and per face in a 64-bit mask");
-  static constexpr int kMaxVertices = MaxVertices;
-  static constexpr int kMaxFaces = MaxFaces;
+  using Base = detail::EpaHullBase<MaxVertices, MaxFaces>;
+  using Base::faces_;
+  using Base::free_;
+  using Base::num_faces_;
+  using Base::num_free_;
+  using Base::num_vertices_;
+  using Base::stack_;
+  using Base::vertices_;
+  using Base::visible_;
 
-  enum class Expansion { done, face_capacity, bad_horizon };
+ public:
+  using typename Base::Expansion;
+  using Base::kMaxFaces;
+  using Base::kMaxVertices;
 
   /// As BasicEpaHull::reset_tetrahedron (the same four faces in the same slots).
   void reset_tetrahedron(const std::array<SupportPoint, 4>& p, double min_area) {
-    num_vertices_ = 4;
-    num_faces_ = 0;
-    num_free_ = 0;
-    min_area_ = min_area;
     overflowed_ = false;
-    for (int i = 0; i < 4; ++i) {
-      vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
-    }
-    const Vec3 n = (p[1].w - p[0].w).cross(p[2].w - p[0].w);
-    const bool flip = n.dot(p[3].w - p[0].w) > 0;
-    const int i1 = flip ? 2 : 1;
-    const int i2 = flip ? 1 : 2;
-    new_face(0, i1, i2);
-    new_face(0, 3, i1);
-    new_face(i1, 3, i2);
-    new_face(i2, 3, 0);
-    link(0, 0, 1, 2);
-    link(0, 1, 2, 2);
-    link(0, 2, 3, 2);
-    link(1, 0, 3, 1);
-    link(1, 1, 2, 0);
-    link(2, 1, 3, 0);
+    this->reset_faces(p, min_area);
   }
 
   /// Appends a vertex; -1 (and overflowed()) when the vertex capacity is exhausted.
   int add_vertex(const SupportPoint& p) {
-    if (num_vertices_ >= kMaxVertices) {
-      overflowed_ = true;
-      return -1;
-    }
-    vertices_[static_cast<std::size_t>(num_vertices_)] = p;
-    return num_vertices_++;
+    const int v = this->append_vertex(p);
+    overflowed_ = overflowed_ || v < 0;
+    return v;
   }
-
-  /// True when w equals an existing vertex (as BasicEpaHull::contains_vertex).
-  bool contains_vertex(const Vec3& w) const {
-    for (int i = 0; i < num_vertices_; ++i) {
-      if (vertices_[static_cast<std::size_t>(i)].w == w) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /// As BasicEpaHull::closest_face.
-  int closest_face() const { return detail::first_smallest_key(key_.data(), num_faces_); }
 
   /// As BasicEpaHull::expand: the same visible faces in the same order, the same horizon, the same
   /// outcome (face_capacity for this hull's own capacity, which also sets overflowed()).
@@ -487,17 +507,14 @@ class BasicSmallEpaHull {
     // Commit as BasicEpaHull does: release the visible faces in flood-fill order, take the new
     // faces' slots (free list from its top, then fresh), build and link each face of the cone.
     for (int i = 0; i < num_visible; ++i) {
-      const int f = visible_[static_cast<std::size_t>(i)];
-      faces_[static_cast<std::size_t>(f)].alive = false;
-      key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
-      free_[static_cast<std::size_t>(num_free_++)] = f;
+      this->release_face(visible_[static_cast<std::size_t>(i)]);
     }
     for (int h = 0; h < num_horizon; ++h) {
-      horizon_[static_cast<std::size_t>(h)].created = take_slot();
+      horizon_[static_cast<std::size_t>(h)].created = this->take_slot();
     }
     for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      init_face(he.created, he.from, he.to, v);
+      this->init_face(he.created, he.from, he.to, v);
       EpaFace& nf = faces_[static_cast<std::size_t>(he.created)];
       faces_[static_cast<std::size_t>(he.outside)].adjacent[static_cast<std::size_t>(he.back)] = he.created;
       nf.adjacent[0] = he.outside;
@@ -507,11 +524,6 @@ class BasicSmallEpaHull {
     return Expansion::done;
   }
 
-  const EpaFace& face(int f) const { return faces_[static_cast<std::size_t>(f)]; }
-  const SupportPoint& vertex(int v) const { return vertices_[static_cast<std::size_t>(v)]; }
-  int num_vertices() const noexcept { return num_vertices_; }
-  int num_face_slots() const noexcept { return num_faces_; }
-  int num_live_faces() const noexcept { return num_faces_ - num_free_; }
   /// True once an operation needed more than this hull's capacity since the last reset.
   bool overflowed() const noexcept { return overflowed_; }
 
@@ -524,45 +536,11 @@ class BasicSmallEpaHull {
     int created;
   };
 
-  int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
-
-  /// As BasicEpaHull::init_face (the same detail::set_face_plane), without the flood-fill stamp.
-  void init_face(int f, int a, int b, int c) {
-    EpaFace& face = faces_[static_cast<std::size_t>(f)];
-    face.vertex = {a, b, c};
-    face.alive = true;
-    detail::set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
-                           vertices_[static_cast<std::size_t>(c)].w, min_area_);
-    key_[static_cast<std::size_t>(f)] = face.distance;
-  }
-
-  void new_face(int a, int b, int c) {
-    const int f = take_slot();
-    init_face(f, a, b, c);
-    faces_[static_cast<std::size_t>(f)].adjacent = {-1, -1, -1};
-  }
-
-  void link(int f, int e, int g, int h) {
-    faces_[static_cast<std::size_t>(f)].adjacent[static_cast<std::size_t>(e)] = g;
-    faces_[static_cast<std::size_t>(g)].adjacent[static_cast<std::size_t>(h)] = f;
-  }
-
-  // Deliberately not value-initialised (see EpaFace); every entry read was written first.
-  std::array<SupportPoint, kMaxVertices> vertices_;
-  std::array<EpaFace, kMaxFaces> faces_;
-  std::array<double, kMaxFaces> key_;
-  std::array<int, kMaxFaces> free_;
-  std::array<int, kMaxFaces> stack_;
-  std::array<int, kMaxFaces> visible_;
   std::array<HorizonEdge, 3 * kMaxFaces> horizon_;
   /// Per vertex: the horizon edge starting / ending there in the current expansion (read only for
   /// vertices in the horizon, so never cleared).
   std::array<int, kMaxVertices> start_of_;
   std::array<int, kMaxVertices> end_of_;
-  int num_vertices_ = 0;
-  int num_faces_ = 0;
-  int num_free_ = 0;
-  double min_area_ = 0;
   bool overflowed_ = false;
 };
 
