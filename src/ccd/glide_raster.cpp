@@ -236,13 +236,7 @@ struct VertexFaceScratch {
   std::vector<std::pair<int, int>> sorted;
   std::vector<PieceRows> pieces;  ///< vertex_face_candidates_by_pieces
   PretestLists piece_rows;        ///< the pieces' rows for its pre-test
-  std::vector<std::uint64_t> row_bits;  ///< per row, its pieces in or next to it (at most 64 pieces)
 };
-
-// The scan by pieces finds a vertex's pieces (rows within one of the vertex's) by one word per row
-// when the faces have at most 64 pieces in at most this many rows (cost only: the same pieces in
-// the same order as the pre-test's mask; the words are made once per call, not per vertex).
-constexpr int kMaxRowBitsRows = 1024;
 
 // Sorted and made unique. A long list: a counting sort on the vertex (dense ids), then an
 // insertion sort of each vertex's few faces (the same list std::sort and std::unique give,
@@ -486,55 +480,24 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
     const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
     pieces.push_back({k0, k1, static_cast<int>(i), hlo - allowance, hhi + allowance});
   });
-  // The row test (v.row within k0 - 1 .. k1 + 1) of every piece as bits; the passing pieces
-  // visited in order (cost only: the same pieces in the same order). At most 64 pieces in at most
-  // kMaxRowBitsRows rows: per row one word, made once per call (a piece's bit flipped at its first
-  // row less one and one past its last row plus one, then the rows xor-summed); else per vertex,
-  // four pieces per AVX2 compare where it runs.
+  // The row test (v.row within k0 - 1 .. k1 + 1) of every piece as bits, four per AVX2 compare
+  // where it runs; the passing pieces visited in order (cost only: the same pieces in the same
+  // order).
   PretestLists& lists = scratch.piece_rows;
   const int n = static_cast<int>(pieces.size());
-  int row_base = 0, row_count = 0;
-  if (n > 0 && n <= 64) {
-    int lo = pieces[0].k0, hi = pieces[0].k1;
-    for (const PieceRows& p : pieces) {
-      lo = std::min(lo, p.k0);
-      hi = std::max(hi, p.k1);
-    }
-    if (hi - lo + 3 <= kMaxRowBitsRows) {
-      row_base = lo - 1;
-      row_count = hi - lo + 3;
-    }
-  }
-  std::vector<std::uint64_t>& row_bits = scratch.row_bits;
-  if (row_count > 0) {
-    row_bits.assign(static_cast<std::size_t>(row_count) + 1, 0);
-    for (std::size_t j = 0; j < pieces.size(); ++j) {
-      const std::uint64_t bit = std::uint64_t{1} << j;
-      row_bits[static_cast<std::size_t>(pieces[j].k0 - 1 - row_base)] ^= bit;
-      row_bits[static_cast<std::size_t>(pieces[j].k1 + 2 - row_base)] ^= bit;
-    }
-    for (std::size_t k = 1; k < row_bits.size(); ++k) row_bits[k] ^= row_bits[k - 1];
-    lists.mask.resize(1);
-  } else {
-    lists.resize(pieces.size(), false);
-    for (std::size_t j = 0; j < pieces.size(); ++j) {
-      lists.k0[j] = pieces[j].k0;
-      lists.k1[j] = pieces[j].k1;
-    }
+  lists.resize(pieces.size(), false);
+  for (std::size_t j = 0; j < pieces.size(); ++j) {
+    lists.k0[j] = pieces[j].k0;
+    lists.k1[j] = pieces[j].k1;
   }
   const bool avx2 = use_raster_avx2();
-  const int words = row_count > 0 ? 1 : (n + 63) / 64;
+  const int words = (n + 63) / 64;
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
     touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
-    if (row_count > 0) {
-      const int k = v.row - row_base;
-      lists.mask[0] = k >= 0 && k < row_count ? row_bits[static_cast<std::size_t>(k)] : 0;
-    } else {
-      pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
-                          lists.mask.data(), avx2);
-    }
+    pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
+                        lists.mask.data(), avx2);
     for (int w = 0; w < words; ++w) {
       // (Each pass clears one bit: at most 64.)
       for (std::uint64_t bits = lists.mask[static_cast<std::size_t>(w)]; bits != 0; bits &= bits - 1) {
