@@ -310,3 +310,90 @@ TEST(EpaHullExpand, SmallHullIsTheFullHullBitForBit) {
 
 }  // namespace
 }  // namespace proxima::gjk
+
+// The AVX2 cone planes (detail::cone_planes_avx2, the small hull's expansion) against
+// set_face_plane, face by face, bit for bit: normal, distance, valid and key, for 1-9 faces an
+// expansion (full groups of four and every partial last group), on triangles that make slivers
+// (repeated and collinear corners), overflow the norm (1e200), carry NaN or infinite coordinates,
+// and ordinary ones at many scales. Slots the edges do not name must stay untouched.
+TEST(EpaHullExpand, ConePlanesAvx2AreSetFacePlaneBitForBit) {
+  if (!proxima::detail::kPolytopeHaveAvx2) GTEST_SKIP() << "no AVX2: the kernel is never called";
+  using proxima::Vec3;
+  using proxima::gjk::EpaFace;
+  using proxima::gjk::SupportPoint;
+  namespace gd = proxima::gjk::detail;
+  const std::uint64_t seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> kind(0, 9);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  constexpr int kVerts = 12;
+  constexpr int kSlots = 16;
+  const auto draw = [&](Vec3 prev) {
+    const int k = kind(rng);
+    if (k == 0) return prev;  // a repeated corner: a sliver
+    if (k == 1) return Vec3(prev * 2.0);  // collinear with the origin and prev
+    const double s = k == 2 ? 1e200 : std::ldexp(1.0, exponent(rng));
+    const double x = unit(rng);
+    const double y = unit(rng);
+    const double z = unit(rng);
+    Vec3 p(x * s, y * s, z * s);
+    if (k == 3) p.y() = std::numeric_limits<double>::quiet_NaN();
+    if (k == 4) p.z() = std::numeric_limits<double>::infinity();
+    return p;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::array<SupportPoint, kVerts> verts{};
+    Vec3 prev = Vec3::UnitX();
+    for (auto& sp : verts) {
+      sp.w = draw(prev);
+      prev = sp.w;
+    }
+    const int count = 1 + trial % 9;
+    const int v = trial % kVerts;
+    const double min_area = trial % 3 == 0 ? 0.0 : std::ldexp(1.0, exponent(rng));
+    std::array<gd::ConeEdge, kSlots> edges{};
+    std::array<int, kSlots> slots{};
+    for (int i = 0; i < kSlots; ++i) slots[static_cast<std::size_t>(i)] = i;
+    std::shuffle(slots.begin(), slots.end(), rng);
+    std::uniform_int_distribution<int> vertex(0, kVerts - 1);
+    for (int h = 0; h < count; ++h) {
+      gd::ConeEdge& e = edges[static_cast<std::size_t>(h)];
+      e.from = vertex(rng);
+      e.to = vertex(rng);
+      e.created = slots[static_cast<std::size_t>(h)];
+    }
+    std::array<EpaFace, kSlots> got{};
+    std::array<double, kSlots> got_keys{};
+    for (int f = 0; f < kSlots; ++f) {
+      got[static_cast<std::size_t>(f)].distance = -7.0;  // a marker for untouched slots
+      got_keys[static_cast<std::size_t>(f)] = -7.0;
+    }
+    gd::cone_planes_avx2(verts.data(), edges.data(), count, v, min_area, got.data(), got_keys.data());
+    std::array<bool, kSlots> named{};
+    for (int h = 0; h < count; ++h) {
+      const gd::ConeEdge& e = edges[static_cast<std::size_t>(h)];
+      named[static_cast<std::size_t>(e.created)] = true;
+      EpaFace want{};
+      gd::set_face_plane(want, verts[static_cast<std::size_t>(e.from)].w, verts[static_cast<std::size_t>(e.to)].w,
+                             verts[static_cast<std::size_t>(v)].w, min_area);
+      const EpaFace& x = got[static_cast<std::size_t>(e.created)];
+      const std::string label = "seed " + std::to_string(seed) + " trial " + std::to_string(trial) + " edge " +
+                                std::to_string(h) + " of " + std::to_string(count);
+      ASSERT_EQ(x.valid, want.valid) << label;
+      ASSERT_EQ(std::memcmp(&x.distance, &want.distance, sizeof(double)), 0) << label << " " << x.distance << " vs "
+                                                                             << want.distance;
+      ASSERT_EQ(std::memcmp(&got_keys[static_cast<std::size_t>(e.created)], &want.distance, sizeof(double)), 0) << label;
+      if (want.valid) {
+        ASSERT_EQ(std::memcmp(x.normal.data(), want.normal.data(), 3 * sizeof(double)), 0) << label;
+      } else {
+        ASSERT_TRUE(std::isnan(x.normal.x()) && std::isnan(x.normal.y()) && std::isnan(x.normal.z())) << label;
+      }
+    }
+    for (int f = 0; f < kSlots; ++f) {
+      if (named[static_cast<std::size_t>(f)]) continue;
+      ASSERT_EQ(got[static_cast<std::size_t>(f)].distance, -7.0) << "seed " << seed << " trial " << trial << " slot " << f;
+      ASSERT_EQ(got_keys[static_cast<std::size_t>(f)], -7.0) << "seed " << seed << " trial " << trial << " slot " << f;
+    }
+  }
+}

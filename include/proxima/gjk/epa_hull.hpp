@@ -7,6 +7,7 @@
 
 #include <proxima/core/tolerance.hpp>
 #include <proxima/core/types.hpp>
+#include <proxima/gjk/epa_face_planes.hpp>
 #include <proxima/gjk/minkowski_difference.hpp>
 
 #include <array>
@@ -190,12 +191,19 @@ class EpaHullBase {
   /// A face slot: the top of the free list, else a fresh one.
   int take_slot() { return num_free_ > 0 ? free_[static_cast<std::size_t>(--num_free_)] : num_faces_++; }
 
-  /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
-  void init_face(int f, int a, int b, int c) {
+  /// Sets face f's corners (a, b, c), alive and stamp: every field but the plane (normal, distance,
+  /// valid), its key and `adjacent`.
+  void init_face_corners(int f, int a, int b, int c) {
     EpaFace& face = faces_[static_cast<std::size_t>(f)];
     face.vertex = {a, b, c};
     face.alive = true;
     face.stamp = -1;
+  }
+
+  /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
+  void init_face(int f, int a, int b, int c) {
+    init_face_corners(f, a, b, c);
+    EpaFace& face = faces_[static_cast<std::size_t>(f)];
     set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
                    vertices_[static_cast<std::size_t>(c)].w, min_area_);
     key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
@@ -514,13 +522,14 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
     }
     for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      this->init_face(he.created, he.from, he.to, v);
+      this->init_face_corners(he.created, he.from, he.to, v);
       EpaFace& nf = faces_[static_cast<std::size_t>(he.created)];
       faces_[static_cast<std::size_t>(he.outside)].adjacent[static_cast<std::size_t>(he.back)] = he.created;
       nf.adjacent[0] = he.outside;
       nf.adjacent[1] = horizon_[static_cast<std::size_t>(start_of_[static_cast<std::size_t>(he.to)])].created;
       nf.adjacent[2] = horizon_[static_cast<std::size_t>(end_of_[static_cast<std::size_t>(he.from)])].created;
     }
+    cone_planes(v, num_horizon);
     return Expansion::done;
   }
 
@@ -528,13 +537,26 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
   bool overflowed() const noexcept { return overflowed_; }
 
  private:
-  struct HorizonEdge {
-    int from;
-    int to;
-    int outside;
-    int back;  // the index of the edge (to, from) in the outside face
-    int created;
-  };
+  using HorizonEdge = detail::ConeEdge;
+
+  /// The planes and keys of the cone's faces (horizon edge h's face is (from, to, v)), four at a
+  /// time with AVX2 where the CPU has it (detail::cone_planes_avx2): the same bits as init_face's
+  /// set_face_plane per face, in fewer instructions (docs/benchmarks.md, session 30).
+  void cone_planes(int v, int num_horizon) {
+    if (proxima::detail::kPolytopeHaveAvx2) {
+      detail::cone_planes_avx2(vertices_.data(), horizon_.data(), num_horizon, v, this->min_area_, faces_.data(),
+                               this->key_.data());
+      return;
+    }
+    for (int h = 0; h < num_horizon; ++h) {
+      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
+      EpaFace& face = faces_[static_cast<std::size_t>(he.created)];
+      detail::set_face_plane(face, vertices_[static_cast<std::size_t>(he.from)].w,
+                             vertices_[static_cast<std::size_t>(he.to)].w, vertices_[static_cast<std::size_t>(v)].w,
+                             this->min_area_);
+      this->key_[static_cast<std::size_t>(he.created)] = face.distance;  // +inf for a sliver
+    }
+  }
 
   std::array<HorizonEdge, 3 * kMaxFaces> horizon_;
   /// Per vertex: the horizon edge starting / ending there in the current expansion (read only for
