@@ -260,35 +260,6 @@ __attribute__((target("avx2"), always_inline)) inline bool clip4(const double* p
   return _mm256_movemask_pd(parallel_out) == 0;
 }
 
-/// clip4 with the group's slack `num` ((offset - margin) - n . p, the same expression) given.
-__attribute__((target("avx2"), always_inline)) inline bool clip4_num(const double* planes, std::size_t padded,
-                                                                     std::size_t i, __m256d num,
-                                                                     const __m256d (&e)[3], __m256d& lo,
-                                                                     __m256d& hi) {
-  const __m256d zero = _mm256_setzero_pd();
-  const __m256d nx = _mm256_loadu_pd(planes + i);
-  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
-  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
-  const __m256d den =
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
-  const __m256d parallel_out =
-      _mm256_and_pd(_mm256_cmp_pd(den, zero, _CMP_EQ_UQ), _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
-  const __m256d t = _mm256_div_pd(num, den);
-  hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
-  lo = _mm256_blendv_pd(lo, _mm256_max_pd(t, lo), _mm256_cmp_pd(den, zero, _CMP_LT_OQ));
-  return _mm256_movemask_pd(parallel_out) == 0;
-}
-
-/// The slack (offset - margin) - n . p of planes i..i+3, clip4's expression.
-__attribute__((target("avx2"), always_inline)) inline __m256d slack4(const double* planes, std::size_t padded,
-                                                                     std::size_t i, const __m256d (&p)[3],
-                                                                     __m256d m) {
-  const __m256d np = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(planes + i), p[0]),
-                                                 _mm256_mul_pd(_mm256_loadu_pd(planes + padded + i), p[1])),
-                                   _mm256_mul_pd(_mm256_loadu_pd(planes + 2 * padded + i), p[2]));
-  return _mm256_sub_pd(_mm256_sub_pd(_mm256_loadu_pd(planes + 3 * padded + i), m), np);
-}
-
 /// Folds the lanes' bounds (every lane then holds the largest lo, the smallest hi) and tells
 /// whether the part between them is not empty (false on NaN).
 __attribute__((target("avx2"), always_inline)) inline bool fold_not_empty(__m256d& lo, __m256d& hi) {
@@ -321,58 +292,8 @@ __attribute__((target("avx2"))) bool segment_inside_planes_avx2(const double* pl
   t_hi = _mm256_cvtsd_f64(hi);
   return true;
 }
-
-__attribute__((target("avx2"))) bool segment_inside_planes_avx2(const double* planes, std::size_t padded,
-                                                                const Vec3& p, const Vec3& e, double margin,
-                                                                PlaneSlack& slack, double& t_lo, double& t_hi) {
-  const __m256d pv[3] = {_mm256_set1_pd(p.x()), _mm256_set1_pd(p.y()), _mm256_set1_pd(p.z())};
-  const __m256d ev[3] = {_mm256_set1_pd(e.x()), _mm256_set1_pd(e.y()), _mm256_set1_pd(e.z())};
-  const __m256d m = _mm256_set1_pd(margin);
-  __m256d lo = _mm256_setzero_pd();
-  __m256d hi = _mm256_set1_pd(1.0);
-  std::size_t i = 0;
-  for (; i + 8 <= padded; i += 8) {
-    __m256d n0;
-    __m256d n1;
-    if (i + 8 <= slack.done) {
-      n0 = _mm256_loadu_pd(slack.num + i);
-      n1 = _mm256_loadu_pd(slack.num + i + 4);
-    } else {
-      n0 = slack4(planes, padded, i, pv, m);
-      n1 = slack4(planes, padded, i + 4, pv, m);
-      if (i == slack.done && i + 8 <= PlaneSlack::kCachedPlanes) {
-        _mm256_storeu_pd(slack.num + i, n0);
-        _mm256_storeu_pd(slack.num + i + 4, n1);
-        slack.done = i + 8;
-      }
-    }
-    const bool ok0 = clip4_num(planes, padded, i, n0, ev, lo, hi);
-    const bool ok1 = clip4_num(planes, padded, i + 4, n1, ev, lo, hi);
-    if (!(ok0 && ok1) || !fold_not_empty(lo, hi)) return false;
-  }
-  if (i < padded) {
-    __m256d n0;
-    if (i + 4 <= slack.done) {
-      n0 = _mm256_loadu_pd(slack.num + i);
-    } else {
-      n0 = slack4(planes, padded, i, pv, m);
-      if (i == slack.done && i + 4 <= PlaneSlack::kCachedPlanes) {
-        _mm256_storeu_pd(slack.num + i, n0);
-        slack.done = i + 4;
-      }
-    }
-    if (!clip4_num(planes, padded, i, n0, ev, lo, hi) || !fold_not_empty(lo, hi)) return false;
-  }
-  t_lo = _mm256_cvtsd_f64(lo);
-  t_hi = _mm256_cvtsd_f64(hi);
-  return true;
-}
 #else
 const bool kPolytopeHaveAvx2 = false;
-bool segment_inside_planes_avx2(const double*, std::size_t, const Vec3&, const Vec3&, double, PlaneSlack&, double&,
-                                double&) {
-  return false;
-}
 bool inside_planes_avx2(const double*, std::size_t, const Vec3&, double) { return false; }
 bool segment_inside_planes_avx2(const double*, std::size_t, const Vec3&, const Vec3&, double, double&, double&) {
   return false;
@@ -397,12 +318,6 @@ bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, doub
 bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
                            double& t_lo, double& t_hi) {
   if (kPolytopeHaveAvx2) return segment_inside_planes_avx2(planes, padded, p, e, margin, t_lo, t_hi);
-  return segment_inside_planes_portable(planes, padded, p, e, margin, t_lo, t_hi);
-}
-
-bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
-                           PlaneSlack& slack, double& t_lo, double& t_hi) {
-  if (kPolytopeHaveAvx2) return segment_inside_planes_avx2(planes, padded, p, e, margin, slack, t_lo, t_hi);
   return segment_inside_planes_portable(planes, padded, p, e, margin, t_lo, t_hi);
 }
 

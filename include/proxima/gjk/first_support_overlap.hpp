@@ -227,20 +227,16 @@ inline bool support_edges_common_point(const Polytope& a, const Polytope& b, con
   Vec3 x;
   const Vec3& pa = va[static_cast<std::size_t>(index_a)];
   const Vec3 pa_in_b = b_in_a.apply_inverse(pa);
-  // The edges at one vertex share their start: its slack against the other body's planes is
-  // computed by the first clip and read by the next (PlaneSlack, same bits).
-  proxima::detail::PlaneSlack slack;
   for (const int j : a.neighbors(index_a)) {
-    if (b.strictly_crossed_by(pa_in_b, b_in_a.rotate_inverse(va[static_cast<std::size_t>(j)] - pa), slack, x)) {
+    if (b.strictly_crossed_by(pa_in_b, b_in_a.rotate_inverse(va[static_cast<std::size_t>(j)] - pa), x)) {
       common = b_in_a.apply(x);
       return true;
     }
   }
   const Vec3& pb = vb[static_cast<std::size_t>(index_b)];
   const Vec3 pb_in_a = b_in_a.apply(pb);
-  slack.done = 0;
   for (const int j : b.neighbors(index_b)) {
-    if (a.strictly_crossed_by(pb_in_a, b_in_a.rotate(vb[static_cast<std::size_t>(j)] - pb), slack, x)) {
+    if (a.strictly_crossed_by(pb_in_a, b_in_a.rotate(vb[static_cast<std::size_t>(j)] - pb), x)) {
       common = x;
       return true;
     }

@@ -185,26 +185,6 @@ bool segment_inside_planes_portable(const double* planes, std::size_t padded, co
 bool segment_inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e,
                                 double margin, double& t_lo, double& t_hi);
 
-/// The slack (offset - margin) - n . p of each plane for one start point p, as the clips of
-/// segment_inside_planes compute it, kept for the next segment from the same p: the edges at a
-/// support vertex all start there (gjk::detail::support_edges_common_point), so the second and
-/// later edges read the slack instead of computing n . p again. Filled lazily, 8 planes at a time,
-/// by the blocks the clips reach (a clip usually leaves within the first blocks); only the first
-/// kCachedPlanes planes are kept, the rest computed each time. Same bits either way. Start a new
-/// one (or reset `done`) for another p, margin or planes.
-struct PlaneSlack {
-  static constexpr std::size_t kCachedPlanes = 64;
-  std::size_t done = 0;  ///< planes [0, done) hold their slack in num
-  double num[kCachedPlanes];
-};
-/// segment_inside_planes with the planes' slack for p read from / written to `slack` (same answer
-/// and bits). AVX2 when the CPU has it, else the portable loop (which ignores the cache).
-bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e, double margin,
-                           PlaneSlack& slack, double& t_lo, double& t_hi);
-/// segment_inside_planes_avx2 with the slack cache. Call only when kPolytopeHaveAvx2.
-bool segment_inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e,
-                                double margin, PlaneSlack& slack, double& t_lo, double& t_hi);
-
 }  // namespace detail
 
 /// The convex hull of a finite point set, in its local frame.
@@ -304,19 +284,6 @@ class Polytope {
     double hi = 0;
     if (planes_padded_ == 0 ||
         !detail::segment_inside_planes(coords_ + 3 * padded_, planes_padded_, p, e, interior_margin_, lo, hi)) {
-      return false;
-    }
-    inside = p + (0.5 * (lo + hi)) * e;
-    return strictly_contains(inside);
-  }
-  /// strictly_crossed_by for several segments from the same p: `slack` (detail::PlaneSlack, new
-  /// or last used with this hull and this p) keeps the planes' n . p terms between the calls.
-  /// Same answer and bits as strictly_crossed_by(p, e, inside).
-  bool strictly_crossed_by(const Vec3& p, const Vec3& e, detail::PlaneSlack& slack, Vec3& inside) const {
-    double lo = 0;
-    double hi = 0;
-    if (planes_padded_ == 0 ||
-        !detail::segment_inside_planes(coords_ + 3 * padded_, planes_padded_, p, e, interior_margin_, slack, lo, hi)) {
       return false;
     }
     inside = p + (0.5 * (lo + hi)) * e;
