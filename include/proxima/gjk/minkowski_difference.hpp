@@ -45,11 +45,8 @@ class MinkowskiDifference {
   }
 
   /// Support point of core(A) - core(B) in direction d (A's frame), with its two witnesses.
-  /// Uses and updates the hill-climbing hints of shapes that offer them. Always inlined: out of
-  /// line it cost 42 instructions a call around the fused pair support (the returned
-  /// PolytopePairSupport copied into a SupportPoint, then into the simplex slot; docs/benchmarks.md,
-  /// session 29).
-  [[gnu::always_inline]] SupportPoint support(const Vec3& d) {
+  /// Uses and updates the hill-climbing hints of shapes that offer them.
+  SupportPoint support(const Vec3& d) {
     if constexpr (kPolytopePair) {
       if (fused_) {  // two scanned polytopes: both scans in one call, same answer bit for bit
         const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
