@@ -161,8 +161,14 @@ TEST(ExactCullPrecomputed, PointTestKeepsEveryPairTheSegmentTestKeeps) {
   std::uniform_real_distribution<double> u01(0, 1);
   int kept = 0, dropped = 0;
   for (int k = 0; k < 200000; ++k) {
-    const Vec3 p = 3 * random_unit(rng) * u01(rng), d = random_unit(rng) * (0.01 + 2 * u01(rng));
-    const Vec3 q = p + random_unit(rng) * (3 * u01(rng)), e = random_unit(rng) * (0.01 + 2 * u01(rng));
+    const Vec3 p_dir = random_unit(rng);
+    const Vec3 p = 3 * p_dir * u01(rng);
+    const Vec3 d_dir = random_unit(rng);
+    const Vec3 d = d_dir * (0.01 + 2 * u01(rng));
+    const Vec3 q_dir = random_unit(rng);
+    const Vec3 q = p + q_dir * (3 * u01(rng));
+    const Vec3 e_dir = random_unit(rng);
+    const Vec3 e = e_dir * (0.01 + 2 * u01(rng));
     const double x = detail::segment_distance(p, d, q, e);
     // The segment test's bound, from far below to just above the distance.
     const double bound = k % 2 == 0 ? x * (1 + 1e-15) : 3 * u01(rng);
@@ -197,13 +203,17 @@ TEST(ExactCullPrecomputed, RunSpheresHoldTheirFeaturesAndBoundTheirGrowth) {
     const Mesh& b = meshes[static_cast<std::size_t>(k) % meshes.size()];
     const double far = std::pow(10.0, 4 * u01(rng) - 1);  // B's offsets from 0.1 to 1000 of its size
     const double size = b.bounding_sphere().radius;
-    const Pose a_start = random_turn(rng, std::numbers::pi, random_unit(rng) * size * far * u01(rng));
+    const Vec3 a_dir = random_unit(rng);
+    const Pose a_start = random_turn(rng, std::numbers::pi, a_dir * size * far * u01(rng));
     const Pose a_end = random_turn(rng, 0.1, Vec3::Zero()) * a_start;
     const Pose b_start = random_turn(rng, std::numbers::pi, random_unit(rng) * size * far);
+    const double turn_angle = random_angle(rng, k);
+    const Vec3 turn_axis = random_unit(rng);
     const Pose turn = Pose::from_matrix(
-        Eigen::AngleAxisd(random_angle(rng, k) * 0.95, random_unit(rng)).toRotationMatrix(), Vec3::Zero());
+        Eigen::AngleAxisd(turn_angle * 0.95, turn_axis).toRotationMatrix(), Vec3::Zero());
+    const Vec3 b_dir = random_unit(rng);
     const Pose b_end = Pose::from_matrix(turn.rotation() * b_start.rotation(),
-                                         b_start.translation() + random_unit(rng) * size * far * u01(rng));
+                                         b_start.translation() + b_dir * size * far * u01(rng));
     const double excess = detail::exact_run_bound_excess(a_start, a_end, b, b_start, b_end);
     ASSERT_LE(excess, 0.0) << "seed " << seed << " case " << k;
     tightest = std::max(tightest, excess);

@@ -179,11 +179,11 @@ struct DrawnBody {
 DrawnBody draw_random_screen(const Mesh& body, int trial, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> unit(-1, 1);
   DrawnBody out;
-  out.screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+  out.screw.axis = Vec3{unit(rng), unit(rng), unit(rng)}.normalized();
   out.screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
   out.screw.glide = unit(rng);
-  out.screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
-  out.screen = make_collision_screen(out.screw, Vec3(unit(rng), unit(rng), 2));
+  out.screw.axis_point = Vec3{unit(rng), unit(rng), unit(rng)};
+  out.screen = make_collision_screen(out.screw, Vec3{unit(rng), unit(rng), 2});
   for (const Vec3& p : body.vertices()) out.points.push_back(out.screen.to_canonical * (p - out.screen.origin));
   for (int f = 0; f < body.num_faces(); ++f) out.normals.push_back(out.screen.to_canonical * body.face_normal(f));
   return out;
@@ -632,7 +632,8 @@ TEST(RasterRandom, FirstContactOnlyEqualsTheFullRunsFirstCollisions) {
     for (int k = 0; k < pc.count; ++k) {
       const double reach = pc.a.bounding_sphere().radius + pc.b.bounding_sphere().radius;
       const Pose a0 = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
-      const Pose a1 = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a0 * at(0.1 * u01(rng));
+      const Pose a_turn = random_rotation_pose(rng, 0.1, Vec3::Zero());
+      const Pose a1 = a_turn * a0 * at(0.1 * u01(rng));
       const Vec3 dir = random_unit(rng);
       const Pose turn = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
       const double along = u01(rng);
@@ -710,7 +711,8 @@ TEST(RasterRandom, MatchesReferenceAndExactWithZeroMisses) {
       const double ra = pc.a.bounding_sphere().radius, rb = pc.b.bounding_sphere().radius;
       const double reach = ra + rb;
       const Pose a_start = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
-      const Pose a_end = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a_start * at(0.1 * u01(rng), 0, 0);
+      const Pose a_turn = random_rotation_pose(rng, 0.1, Vec3::Zero());
+      const Pose a_end = a_turn * a_start * at(0.1 * u01(rng), 0, 0);
       const Vec3 dir = random_unit(rng);
       Vec3 side = random_unit(rng);
       side = (side - side.dot(dir) * dir).normalized();

@@ -75,12 +75,12 @@ TEST(RasterVertexFaceScan, SameCandidatesAsEveryRecord) {
   for (int trial = 0; trial < 24; ++trial) {
     const Mesh& b = trial % 3 == 2 ? box : torus;
     Screw screw;
-    screw.axis = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+    screw.axis = Vec3{unit(rng), unit(rng), unit(rng)}.normalized();
     screw.angle = trial % 4 == 3 ? 0.0 : 0.3 + 1.5 * (unit(rng) + 1) / 2;
     screw.glide = unit(rng);
-    screw.axis_point = Vec3(unit(rng), unit(rng), unit(rng));
-    const CollisionScreen screen = make_collision_screen(screw, Vec3(unit(rng), unit(rng), 2));
-    const Vec3 offset(0.5 * unit(rng), 0.5 * unit(rng), 0.5 * unit(rng));
+    screw.axis_point = Vec3{unit(rng), unit(rng), unit(rng)};
+    const CollisionScreen screen = make_collision_screen(screw, Vec3{unit(rng), unit(rng), 2});
+    const Vec3 offset{0.5 * unit(rng), 0.5 * unit(rng), 0.5 * unit(rng)};
     auto canonical = [&](const Mesh& m, const Vec3& shift, std::vector<Vec3>& points, std::vector<Vec3>& normals) {
       for (const Vec3& p : m.vertices()) points.push_back(screen.to_canonical * (p + shift - screen.origin));
       for (int f = 0; f < m.num_faces(); ++f) normals.push_back(screen.to_canonical * m.face_normal(f));

@@ -304,7 +304,8 @@ TEST(ScrewCollisionsRandom, MatchReferenceWithZeroMisses) {
       const double ra = pc.a.bounding_sphere().radius, rb = pc.b.bounding_sphere().radius;
       const double reach = ra + rb;
       const Pose a_start = random_rotation_pose(rng, std::numbers::pi, Vec3::Zero());
-      const Pose a_end = random_rotation_pose(rng, 0.1, Vec3::Zero()) * a_start * at(0.1 * u01(rng), 0, 0);
+      const Pose a_turn = random_rotation_pose(rng, 0.1, Vec3::Zero());
+      const Pose a_end = a_turn * a_start * at(0.1 * u01(rng), 0, 0);
       const Vec3 dir = random_unit(rng);
       Vec3 side = random_unit(rng);
       side = (side - side.dot(dir) * dir).normalized();

@@ -108,8 +108,10 @@ TEST(Screw, SpeedAgreesWithHypotAtEveryMagnitude) {
     Screw s;
     s.axis = Vec3::UnitZ();
     s.angle = 3 * unit(rng);
-    s.glide = unit(rng) * std::pow(2.0, exponent(rng));
-    const double r = std::abs(unit(rng)) * std::pow(2.0, exponent(rng));
+    const double glide = unit(rng);
+    s.glide = glide * std::pow(2.0, exponent(rng));
+    const double radius = std::abs(unit(rng));
+    const double r = radius * std::pow(2.0, exponent(rng));
     const double expected = std::hypot(s.angle * r, s.glide);
     const double got = s.speed(r);
     ASSERT_TRUE(std::isfinite(got) == std::isfinite(expected)) << "seed " << seed << " case " << i;

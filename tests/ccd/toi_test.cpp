@@ -48,7 +48,8 @@ TEST(ToiTranslate, SpherePairsMatchTheQuadratic) {
     Vec3 pb = pa + (ra + rb) * reach * proxima::test::draw_vec3(u, rng).normalized();
     // Relative velocity roughly towards A with a random sideways part: a mix of hits and misses.
     const Vec3 va = 2 * Vec3{u(rng), u(rng), u(rng)};
-    const Vec3 vb = va - (pb - pa) * (0.5 + 1.5 * std::abs(u(rng))) + 2 * Vec3{u(rng), u(rng), u(rng)};
+    const double closing = 0.5 + 1.5 * std::abs(u(rng));
+    const Vec3 vb = va - (pb - pa) * closing + 2 * Vec3{u(rng), u(rng), u(rng)};
     // |d + w t| = R with d = pb - pa, w = vb - va.
     const Vec3 d = pb - pa, w = vb - va;
     const double R = ra + rb, qa = w.squaredNorm(), qb = 2 * d.dot(w), qc = d.squaredNorm() - R * R;

@@ -29,7 +29,7 @@ struct RandomEdges {
 
 RandomEdges random_edges(std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1, 1);
-  auto vec = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+  auto vec = [&] { return Vec3{u(rng), u(rng), u(rng)}; };
   RandomEdges r;
   Vec3 axis = vec();
   for (int k = 0; k < 8 && axis.norm() < 0.1; ++k) {

@@ -110,7 +110,7 @@ TEST(ConsistencyEpaMinkowski, SmallPolytopes) {
     const auto spec = [&] {
       if (k % 4 == 3) {
         return testgen::polytope_spec(testgen::box_corners(
-            Vec3(testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1))));
+            Vec3{testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1)}));
       }
       return testgen::polytope_spec(testgen::ellipsoid_points(rng, std::uniform_int_distribution<int>(4, 16)(rng)));
     };

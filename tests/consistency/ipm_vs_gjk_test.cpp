@@ -54,7 +54,8 @@ HPolytope random_hpolytope(Rng& rng) {
   const Mat3 r = PoseSpec{testgen::random_quaternion(rng), Vec3::Zero()}.pose().rotation();
   for (int i = 0; i < 8; ++i) {
     const Vec3 base = r * Vec3((i & 1) ? 1 : -1, (i & 2) ? 1 : -1, (i & 4) ? 1 : -1).normalized();
-    p.normals.push_back((base + 0.3 * testgen::uniform(rng, 0, 1) * testgen::random_unit_vector(rng)).normalized());
+    const double tilt = testgen::uniform(rng, 0, 1);
+    p.normals.push_back((base + 0.3 * tilt * testgen::random_unit_vector(rng)).normalized());
   }
   const int extra = std::uniform_int_distribution<int>(0, 6)(rng);
   for (int i = 0; i < extra; ++i) p.normals.push_back(testgen::random_unit_vector(rng));
@@ -197,7 +198,7 @@ ShapeSpec random_superquadric(Rng& rng, int block) {
   // 2: large (8..25, nearly boxes).
   const double lo = block == 0 ? 1.5 : block == 1 ? 1.05 : 8;
   const double hi = block == 0 ? 8 : block == 1 ? 1.5 : 25;
-  const Vec3 e(testgen::uniform(rng, lo, hi), testgen::uniform(rng, lo, hi), testgen::uniform(rng, lo, hi));
+  const Vec3 e{testgen::uniform(rng, lo, hi), testgen::uniform(rng, lo, hi), testgen::uniform(rng, lo, hi)};
   return testgen::superquadric_spec(testgen::random_smooth_spec(rng, ShapeKind::ellipsoid).semiaxes, e);
 }
 

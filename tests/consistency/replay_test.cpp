@@ -143,8 +143,9 @@ TEST(ConsistencyReplay, PolytopesIntersectLpAndPenetration) {
   Rng rng(seed(8102));
   testgen::PlacementOptions placement;
   placement.min_factor = placement.max_factor = 0.7;  // overlapping: EPA runs
-  const PairCase c = testgen::place_pair(rng, "replay", testgen::polytope_spec(testgen::ellipsoid_points(rng, 12)),
-                                         testgen::polytope_spec(testgen::ellipsoid_points(rng, 9)), placement);
+  const testgen::ShapeSpec spec_a = testgen::polytope_spec(testgen::ellipsoid_points(rng, 12));
+  const testgen::ShapeSpec spec_b = testgen::polytope_spec(testgen::ellipsoid_points(rng, 9));
+  const PairCase c = testgen::place_pair(rng, "replay", spec_a, spec_b, placement);
   Scene scene;
   scene.shape("a", shape_json(c.a));
   scene.shape("b", shape_json(c.b));

@@ -227,7 +227,7 @@ inline Polyhedron random_polyhedron(Rng& rng, int which, double s) {
   Polyhedron p = base_polyhedron(which);
   const PoseSpec rot{testgen::random_quaternion(rng), Vec3::Zero()};
   const Mat3 r = rot.pose().rotation();
-  const Vec3 d(testgen::uniform(rng, 0.3, 1), testgen::uniform(rng, 0.3, 1), testgen::uniform(rng, 0.3, 1));
+  const Vec3 d{testgen::uniform(rng, 0.3, 1), testgen::uniform(rng, 0.3, 1), testgen::uniform(rng, 0.3, 1)};
   for (Vec3& v : p.vertices) v = s * (r * d.cwiseProduct(v));
   return p;
 }

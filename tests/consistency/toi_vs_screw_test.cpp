@@ -86,8 +86,10 @@ Case random_case(Rng& rng, bool translation) {
   const Vec3 u = ab / dist;
   Vec3 side = testgen::random_unit_vector(rng);
   side = (side - side.dot(u) * u).normalized();
-  const Vec3 db = -u * dist * testgen::uniform(rng, 0.6, 2.5) + side * dist * testgen::uniform(rng, 0, 0.8);
-  const Vec3 da = testgen::random_unit_vector(rng) * dist * testgen::uniform(rng, 0, 0.3);
+  const double approach = testgen::uniform(rng, 0.6, 2.5);
+  const Vec3 db = -u * dist * approach + side * dist * testgen::uniform(rng, 0, 0.8);
+  const Vec3 a_dir = testgen::random_unit_vector(rng);
+  const Vec3 da = a_dir * dist * testgen::uniform(rng, 0, 0.3);
   const Eigen::Vector4d none(1, 0, 0, 0);
   c.m.translation = translation;
   c.m.a_start = p.pose_a;

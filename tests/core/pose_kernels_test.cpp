@@ -8,6 +8,7 @@
 // out by hand: rows 0 and 1 (x + y) + z, row 2 x + (y + z)).
 #include <proxima/core/pose.hpp>
 #include "core/pose_kernels.hpp"
+#include "support/draws.hpp"
 
 #include <gtest/gtest.h>
 
@@ -107,7 +108,10 @@ double draw(std::mt19937_64& rng) {
     case 2: return std::numeric_limits<double>::quiet_NaN();
     case 3: return std::numeric_limits<double>::infinity();
     case 4: return -std::numeric_limits<double>::infinity();
-    case 5: return u(rng) * std::pow(10.0, exponent(rng));
+    case 5: {
+      const double mantissa = u(rng);
+      return mantissa * std::pow(10.0, exponent(rng));
+    }
     default: return u(rng) * 10;
   }
 }
@@ -209,8 +213,12 @@ TEST(PoseKernels, RelativePoseIsTheInverseThenTheProductBitForBit) {
   }
   std::uniform_real_distribution<double> u(-1, 1);
   for (int k = 0; k < 2000; ++k) {
-    const Pose a = Pose::from_quaternion(u(rng), u(rng), u(rng), u(rng) + 1e-3, Vec3(u(rng), u(rng), u(rng)) * 10);
-    const Pose b = Pose::from_quaternion(u(rng) + 1e-3, u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)) * 10);
+    const Eigen::Vector4d qa = test::draw_quaternion(u, rng);
+    const Vec3 ta = test::draw_vec3(u, rng);
+    const Eigen::Vector4d qb = test::draw_quaternion(u, rng);
+    const Vec3 tb = test::draw_vec3(u, rng);
+    const Pose a = Pose::from_quaternion(qa[0], qa[1], qa[2], qa[3] + 1e-3, ta * 10);
+    const Pose b = Pose::from_quaternion(qb[0] + 1e-3, qb[1], qb[2], qb[3], tb * 10);
     ASSERT_TRUE(same_bits(raw_of(relative_pose(a, b)), raw_of(a.inverse() * b))) << "seed " << kSeed + 4 << " pose " << k;
   }
 }
@@ -220,14 +228,18 @@ TEST(PoseKernels, PoseInverseAndProductAreThePortableKernels) {
   std::uniform_real_distribution<double> u(-1, 1);
   for (int k = 0; k < 5000; ++k) {
     const double scale = std::pow(10.0, 6 * u(rng));
-    const Pose a = Pose::from_quaternion(u(rng), u(rng), u(rng), u(rng) + 1e-3, Vec3(u(rng), u(rng), u(rng)) * scale);
-    const Pose b = Pose::from_quaternion(u(rng) + 1e-3, u(rng), u(rng), u(rng), Vec3(u(rng), u(rng), u(rng)) * scale);
+    const Eigen::Vector4d qa = test::draw_quaternion(u, rng);
+    const Vec3 ta = test::draw_vec3(u, rng);
+    const Eigen::Vector4d qb = test::draw_quaternion(u, rng);
+    const Vec3 tb = test::draw_vec3(u, rng);
+    const Pose a = Pose::from_quaternion(qa[0], qa[1], qa[2], qa[3] + 1e-3, ta * scale);
+    const Pose b = Pose::from_quaternion(qb[0] + 1e-3, qb[1], qb[2], qb[3], tb * scale);
     const Raw inverse = invert(false, raw_of(a));
     ASSERT_TRUE(same_bits(raw_of(a.inverse()), inverse)) << "seed " << kSeed + 2 << " case " << k;
     ASSERT_TRUE(same_bits(raw_of(a.inverse() * b), compose(false, inverse, raw_of(b))))
         << "seed " << kSeed + 2 << " case " << k;
     // And what it means: the relative pose maps B's points as A's inverse after B's pose.
-    const Vec3 p(u(rng), u(rng), u(rng));
+    const Vec3 p{u(rng), u(rng), u(rng)};
     const Vec3 expected = a.apply_inverse(b.apply(p));
     EXPECT_LE(((a.inverse() * b).apply(p) - expected).norm(), 1e-12 * (scale + 1)) << "seed " << kSeed + 2;
   }

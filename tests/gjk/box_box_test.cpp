@@ -197,7 +197,8 @@ TEST(BoxBoxDistance, RandomPairsAgreeWithBruteForceAndGjk) {
   const int n = 3000;
   for (int i = 0; i < n; ++i) {
     const double size = std::pow(10.0, -3 + 8 * unit(rng));
-    const Vec3 offset = std::pow(10.0, 5 * unit(rng)) * draw_vec3(normal, rng).normalized();
+    const double offset_length = std::pow(10.0, 5 * unit(rng));
+    const Vec3 offset = offset_length * draw_vec3(normal, rng).normalized();
     Placed a{draw_half_extents(rng, size), random_pose(rng, offset)};
     Placed b{draw_half_extents(rng, size * std::pow(10.0, unit(rng) - 0.5)), random_pose(rng, Vec3::Zero())};
     const Vec3 u = draw_vec3(normal, rng).normalized();
@@ -241,7 +242,8 @@ TEST(BoxBoxDistance, StructuredConfigurations) {
   };
   for (int i = 0; i < 200; ++i) {
     const double size = std::pow(10.0, -3 + 8 * unit(rng));
-    const Vec3 offset = std::pow(10.0, 5 * unit(rng)) * draw_vec3(normal, rng).normalized();
+    const double offset_length = std::pow(10.0, 5 * unit(rng));
+    const Vec3 offset = offset_length * draw_vec3(normal, rng).normalized();
     Placed a{draw_half_extents(rng, size), random_pose(rng, offset)};
     const Vec3 hb = draw_half_extents(rng, size);
     const Mat3 id = Mat3::Identity();
@@ -289,7 +291,9 @@ TEST(BoxBoxDistance, OptionOffAndSmallCapAreGjkBitForBit) {
     const Box a(draw_half_extents(rng, 1));
     const Box b(draw_half_extents(rng, 1));
     const Pose pa = random_pose(rng, draw_vec3(normal, rng));
-    const Pose pb = random_pose(rng, pa.translation() + 2.5 * unit(rng) * draw_vec3(normal, rng).normalized());
+    const double gap = 2.5 * unit(rng);
+    const Vec3 dir = draw_vec3(normal, rng).normalized();
+    const Pose pb = random_pose(rng, pa.translation() + gap * dir);
     for (const int cap : {1, 3, kBoxBoxMinIterations - 1}) {
       const DistanceResult on = distance(a, pa, b, pb, GjkOptions{.max_iterations = cap});
       const DistanceResult off = distance(a, pa, b, pb, GjkOptions{.max_iterations = cap, .box_box = false});

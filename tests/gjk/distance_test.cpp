@@ -216,7 +216,8 @@ TEST(Distance, WarmStartSameAnswerFewerIterations) {
     const VertexHull a(random_cloud(rng, 40, 1, Vec3::Ones()));
     const VertexHull b(random_cloud(rng, 40, 1, Vec3::Ones()));
     Pose pa = test::random_pose(rng, 0);
-    Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 6);
+    const Mat3 pb_rotation = test::random_pose(rng, 0).rotation();
+    Pose pb = Pose::from_matrix(pb_rotation, test::random_unit(rng) * 6);
     WarmStart warm;
     (void)distance(a, pa, b, pb, {}, warm);
     // A small motion, as between two frames of a simulation.
@@ -238,7 +239,8 @@ TEST(Distance, WarmStartFromDirectionOnly) {
   for (int c = 0; c < 100; ++c) {
     const VertexHull a(random_cloud(rng, 30, 1, Vec3::Ones()));
     const VertexHull b(random_cloud(rng, 30, 1, Vec3::Ones()));
-    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 7);
+    const Mat3 pb_rotation = test::random_pose(rng, 0).rotation();
+    const Pose pb = Pose::from_matrix(pb_rotation, test::random_unit(rng) * 7);
     const DistanceResult cold = distance(a, Pose(), b, pb);
     WarmStart warm;
     warm.direction = cold.normal;  // e.g. the previous frame's normal
@@ -293,7 +295,8 @@ TEST(Distance, NesterovSameAnswer) {
     const TestEllipsoid a(Vec3{u(rng), u(rng), u(rng)});
     const TestEllipsoid b(Vec3{u(rng), u(rng), u(rng)});
     const Pose pa = test::random_pose(rng, 0);
-    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 4.5);
+    const Mat3 pb_rotation = test::random_pose(rng, 0).rotation();
+    const Pose pb = Pose::from_matrix(pb_rotation, test::random_unit(rng) * 4.5);
     const DistanceResult plain = distance(a, pa, b, pb);
     const DistanceResult fast = distance(a, pa, b, pb, {.nesterov = true});
     const std::string label = "seed 606 case " + std::to_string(c);

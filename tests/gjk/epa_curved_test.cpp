@@ -83,8 +83,9 @@ TEST(EpaCurved, DepthLiesBetweenItsOraclesOnCurvedPairs) {
   std::map<std::string, int> details;
   for (const auto& [ka, kb] : kinds) {
     for (int i = 0; i < kPairsPerKind; ++i) {
-      const PairCase c = testgen::place_pair(rng, "curved", testgen::random_smooth_spec(rng, ka),
-                                             testgen::random_smooth_spec(rng, kb), placement);
+      const testgen::ShapeSpec spec_a = testgen::random_smooth_spec(rng, ka);
+      const testgen::ShapeSpec spec_b = testgen::random_smooth_spec(rng, kb);
+      const PairCase c = testgen::place_pair(rng, "curved", spec_a, spec_b, placement);
       const AnyConvex a = testgen::to_any_convex(c.a);
       const AnyConvex b = testgen::to_any_convex(c.b);
       WarmStart warm;

@@ -154,7 +154,7 @@ void grow_and_check(std::uint64_t seed, int runs, int& expansions, int& bad_hori
   auto hull = std::make_unique<Hull>();
   for (int run = 0; run < runs; ++run) {
     std::array<SupportPoint, 4> tet;
-    for (auto& p : tet) p = point(Vec3(unit(rng), unit(rng), unit(rng)));
+    for (auto& p : tet) p = point(Vec3{unit(rng), unit(rng), unit(rng)});
     const double min_area = run % 5 == 4 ? 0.05 : 1e-12;  // some runs with slivers
     hull->reset_tetrahedron(tet, min_area);
     const std::string head = "seed " + std::to_string(seed) + " run " + std::to_string(run);
@@ -172,9 +172,10 @@ void grow_and_check(std::uint64_t seed, int runs, int& expansions, int& bad_hori
       for (int v : chosen.vertex) c += hull->vertex(v).w / 3;
       Vec3 w;
       if (kind < 6) {
-        w = c + (0.05 + 0.5 * std::abs(unit(rng))) * chosen.normal + 0.1 * Vec3(unit(rng), unit(rng), unit(rng));
+        const double lift = 0.05 + 0.5 * std::abs(unit(rng));
+        w = c + lift * chosen.normal + 0.1 * Vec3{unit(rng), unit(rng), unit(rng)};
       } else if (kind == 6) {
-        w = 3 * Vec3(unit(rng), unit(rng), unit(rng));
+        w = 3 * Vec3{unit(rng), unit(rng), unit(rng)};
       } else if (kind == 7) {
         w = hull->vertex(static_cast<int>(rng() % static_cast<unsigned>(hull->num_vertices()))).w;
       } else if (kind == 8) {
@@ -182,7 +183,7 @@ void grow_and_check(std::uint64_t seed, int runs, int& expansions, int& bad_hori
       } else {
         face = static_cast<int>(rng() % static_cast<unsigned>(hull->num_face_slots()));
         if (!hull->face(face).alive) continue;
-        w = 20 * Vec3(unit(rng), unit(rng), unit(rng));
+        w = 20 * Vec3{unit(rng), unit(rng), unit(rng)};
       }
       const int v = hull->add_vertex(point(w));
       if (v < 0) break;
@@ -253,7 +254,7 @@ TEST(EpaHullExpand, SmallHullIsTheFullHullBitForBit) {
   int overflows = 0;
   for (int run = 0; run < 300; ++run) {
     std::array<SupportPoint, 4> tet;
-    for (auto& p : tet) p = point(Vec3(unit(rng), unit(rng), unit(rng)));
+    for (auto& p : tet) p = point(Vec3{unit(rng), unit(rng), unit(rng)});
     const double min_area = run % 5 == 4 ? 0.05 : 1e-12;
     big->reset_tetrahedron(tet, min_area);
     small->reset_tetrahedron(tet, min_area);
@@ -280,9 +281,13 @@ TEST(EpaHullExpand, SmallHullIsTheFullHullBitForBit) {
       const EpaFace& chosen = big->face(face);
       Vec3 c = Vec3::Zero();
       for (int v : chosen.vertex) c += big->vertex(v).w / 3;
-      const Vec3 w = rng() % 8 == 0 ? Vec3(3 * Vec3(unit(rng), unit(rng), unit(rng)))
-                                    : Vec3(c + (0.05 + 0.5 * std::abs(unit(rng))) * chosen.normal +
-                                           0.1 * Vec3(unit(rng), unit(rng), unit(rng)));
+      Vec3 w;
+      if (rng() % 8 == 0) {
+        w = 3 * Vec3{unit(rng), unit(rng), unit(rng)};
+      } else {
+        const double lift = 0.05 + 0.5 * std::abs(unit(rng));
+        w = c + lift * chosen.normal + 0.1 * Vec3{unit(rng), unit(rng), unit(rng)};
+      }
       const int v = big->add_vertex(point(w));
       const int u = small->add_vertex(point(w));
       if (u < 0) {

@@ -226,7 +226,8 @@ TEST(Epa, DeepOverlapAndContainment) {
       check_penetration(big, pa, s, pb, penetration(big, pa, s, pb), to_face + s.radius(), 10, label);
     } else {  // a small box wholly inside the big one
       const Box small(Vec3(0.3, 0.2, 0.1));
-      const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(),
+      const Mat3 pb_rotation = test::random_pose(rng, 0).rotation();
+      const Pose pb = Pose::from_matrix(pb_rotation,
                                         pa.apply(Vec3{2 * u(rng), 1.2 * u(rng), 0.8 * u(rng)}));
       check_penetration(big, pa, small, pb, penetration(big, pa, small, pb), box_box_depth(big, pa, small, pb), 10,
                         label);
@@ -341,7 +342,7 @@ TEST(Epa, ClosestFaceIsTheFirstNearest) {
       const double s = run % 4 == 0 ? 1.0 : 0.375;
       tet = {point(Vec3(s, s, s)), point(Vec3(s, -s, -s)), point(Vec3(-s, s, -s)), point(Vec3(-s, -s, s))};
     } else {
-      for (auto& p : tet) p = point(Vec3(unit(rng), unit(rng), unit(rng)));
+      for (auto& p : tet) p = point(Vec3{unit(rng), unit(rng), unit(rng)});
     }
     // Large enough for run % 8 == 7 to turn some random faces into slivers.
     hull.reset_tetrahedron(tet, run % 8 == 7 ? 0.05 : 1e-12);
@@ -360,7 +361,7 @@ TEST(Epa, ClosestFaceIsTheFirstNearest) {
       Vec3 c = Vec3::Zero();
       for (int v : face.vertex) c += hull.vertex(v).w / 3;
       Vec3 w = c + 0.5 * face.normal;
-      if (run % 2 == 1) w += 0.2 * Vec3(unit(rng), unit(rng), unit(rng));
+      if (run % 2 == 1) w += 0.2 * Vec3{unit(rng), unit(rng), unit(rng)};
       if (!(face.normal.dot(w) > face.distance)) continue;
       const int v = hull.add_vertex(point(w));
       if (v < 0 || hull.expand(best, v) != BasicEpaHull<64, 128>::Expansion::done) break;

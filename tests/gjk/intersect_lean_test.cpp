@@ -14,6 +14,8 @@
 #include <proxima/shapes/polytope.hpp>
 #include <proxima/shapes/sphere.hpp>
 
+#include "support/draws.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -53,14 +55,14 @@ void expect_same(const A& a, const Pose& pa, const B& b, const Pose& pb, const G
 Pose random_pose(std::mt19937_64& rng, double spread) {
   std::normal_distribution<double> g;
   std::uniform_real_distribution<double> u(-spread, spread);
-  return Pose::from_quaternion(g(rng), g(rng), g(rng), g(rng), Vec3(u(rng), u(rng), u(rng)));
+  return test::draw_quaternion_pose(g, u, rng);
 }
 
 std::vector<Vec3> random_points(std::mt19937_64& rng, int n, double radius) {
   std::normal_distribution<double> g;
   std::vector<Vec3> p;
   for (int i = 0; i < n; ++i) {
-    const Vec3 x(g(rng), g(rng), g(rng));
+    const Vec3 x{g(rng), g(rng), g(rng)};
     p.push_back(radius * x.normalized());
   }
   return p;
@@ -136,12 +138,12 @@ TEST(IntersectLean, SameAnswerWithMarginsAndOtherShapes) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> size(0.1, 1.5);
   for (int trial = 0; trial < 300; ++trial) {
-    const Box box(Vec3(size(rng), size(rng), size(rng)));
+    const Box box(Vec3{size(rng), size(rng), size(rng)});
     const Sphere sphere(size(rng));
-    const Capsule capsule(size(rng), size(rng));
+    const Capsule capsule{size(rng), size(rng)};
     const Polytope poly = polytope(random_points(rng, 20, size(rng)));
-    const Cylinder cylinder(size(rng), size(rng));
-    const Cone cone(size(rng), size(rng));
+    const Cylinder cylinder{size(rng), size(rng)};
+    const Cone cone{size(rng), size(rng)};
     const Pose p1 = random_pose(rng, 2.0);
     const Pose p2 = random_pose(rng, 2.0);
     expect_same(box, p1, box, p2, {}, "box-box");
@@ -167,8 +169,8 @@ TEST(IntersectLean, SameAnswerWithinTheContactBand) {
   for (double gap : {-1e-9, -1e-12, 0.0, 2.5e-13, 5e-13, 1e-12, 1.5e-12, 2e-12, 3e-12, 1e-11, 1e-9}) {
     for (int trial = 0; trial < 20; ++trial) {
       std::normal_distribution<double> g;
-      const Vec3 u = Vec3(g(rng), g(rng), g(rng)).normalized();
-      const Pose pa = Pose::from_translation(Vec3(g(rng), g(rng), g(rng)));
+      const Vec3 u = Vec3{g(rng), g(rng), g(rng)}.normalized();
+      const Pose pa = Pose::from_translation(Vec3{g(rng), g(rng), g(rng)});
       const Pose pb = Pose::from_translation(pa.translation() + u * (1.0 + gap));
       expect_same(ball, pa, ball, pb, {}, "spheres gap " + std::to_string(gap));
       // Parallel capsules side by side (axes along z, offset across it).

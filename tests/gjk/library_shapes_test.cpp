@@ -118,7 +118,8 @@ TEST(LibraryShapes, CurvedShapesAgainstSupportSampling) {
     const Cylinder cyl{0.3 + u(rng), 0.3 + u(rng)};
     const Cone cone{0.3 + u(rng), 0.3 + u(rng)};
     const Pose pa = test::random_pose(rng, 0);
-    const Pose pb = Pose::from_matrix(test::random_pose(rng, 0).rotation(), test::random_unit(rng) * 3.5);
+    const Mat3 pb_rotation = test::random_pose(rng, 0).rotation();
+    const Pose pb = Pose::from_matrix(pb_rotation, test::random_unit(rng) * 3.5);
     const DistanceResult d = distance(cyl, pa, cone, pb);
     const std::string label = "seed 4003 case " + std::to_string(c);
     ASSERT_EQ(d.status, Status::converged) << label;

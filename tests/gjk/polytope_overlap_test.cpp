@@ -97,7 +97,8 @@ std::vector<Vec3> draw_hull_points(Rng& rng, int i) {
     default: v = testgen::ellipsoid_points(rng, 12, Vec3(2, 1e-3, 1e-3)); break;
   }
   const double scale = testgen::log_uniform(rng, 1e-3, 1e5);
-  const Vec3 offset = testgen::log_uniform(rng, 1e-3, 1e3) * scale * testgen::random_unit_vector(rng);
+  const double reach = testgen::log_uniform(rng, 1e-3, 1e3);
+  const Vec3 offset = reach * scale * testgen::random_unit_vector(rng);
   for (Vec3& p : v) p = scale * p + (i % 3 == 0 ? Vec3::Zero() : offset);
   return v;
 }
@@ -337,7 +338,7 @@ TEST(PolytopeInterior, CopiesAndMovesKeepTheTestAndTheSupports) {
   for (int i = 0; i < 8; ++i) moved.push_back(original);  // reallocations move the elements
   int inside = 0;
   for (int k = 0; k < 2000; ++k) {
-    const Vec3 x(testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2));
+    const Vec3 x{testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2), testgen::uniform(rng, -1.2, 1.2)};
     const Vec3 d = testgen::random_unit_vector(rng);
     const bool expected = original.strictly_contains(x);
     inside += expected ? 1 : 0;
@@ -485,9 +486,9 @@ TEST(PolytopeOverlap, FirstSupportPairCommonPointsLieInBothAndElseGjkIsUnchanged
   for (int i = 0; i < 1500; ++i) {
     static constexpr int kSizes[] = {4, 8, 16, 32, 64, 120};
     const int na = kSizes[i % 6], nb = kSizes[(i / 6) % 6];
-    const testgen::PairCase c =
-        testgen::place_pair(rng, "pair", testgen::polytope_spec(testgen::ellipsoid_points(rng, na)),
-                            testgen::polytope_spec(testgen::ellipsoid_points(rng, nb, Vec3(0.6, 0.9, 0.4))));
+    const testgen::ShapeSpec spec_a = testgen::polytope_spec(testgen::ellipsoid_points(rng, na));
+    const testgen::ShapeSpec spec_b = testgen::polytope_spec(testgen::ellipsoid_points(rng, nb, Vec3(0.6, 0.9, 0.4)));
+    const testgen::PairCase c = testgen::place_pair(rng, "pair", spec_a, spec_b);
     check_polytopes(c, "seed " + std::to_string(seed) + " pair " + std::to_string(i), tally);
   }
   // The nasty cases (touching exactly, coplanar, flat, needles, nested, duplicates), each moved
@@ -518,7 +519,7 @@ TEST(PolytopeOverlap, NextFarthestVerticesAreTheSecondAndThirdByProjection) {
   int checked = 0;
   for (int i = 0; i < 400; ++i) {
     const Polytope p(testgen::ellipsoid_points(rng, 4 + static_cast<int>(rng() % 60)));
-    const Vec3 d(testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1));
+    const Vec3 d{testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1), testgen::uniform(rng, -1, 1)};
     const std::vector<Vec3>& v = p.vertices();
     std::vector<double> proj;
     int top = 0;
@@ -566,11 +567,11 @@ testgen::ShapeSpec draw_spec<Polytope>(Rng& rng) {
 }
 template <>
 testgen::ShapeSpec draw_spec<Box>(Rng& rng) {
-  return testgen::box_spec(Vec3(testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1)));
+  return testgen::box_spec(Vec3{testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1)});
 }
 template <>
 testgen::ShapeSpec draw_spec<Ellipsoid>(Rng& rng) {
-  return testgen::ellipsoid_spec(Vec3(testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1)));
+  return testgen::ellipsoid_spec(Vec3{testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1), testgen::uniform(rng, 0.2, 1)});
 }
 template <>
 testgen::ShapeSpec draw_spec<Cylinder>(Rng& rng) {
@@ -586,7 +587,9 @@ Tally check_mixed(Rng& rng, std::uint64_t seed, const char* name, int pairs) {
   static_assert(has_first_support_overlap<A, B>);
   Tally tally;
   for (int i = 0; i < pairs; ++i) {
-    const testgen::PairCase c = testgen::place_pair(rng, name, draw_spec<A>(rng), draw_spec<B>(rng));
+    const testgen::ShapeSpec spec_a = draw_spec<A>(rng);
+    const testgen::ShapeSpec spec_b = draw_spec<B>(rng);
+    const testgen::PairCase c = testgen::place_pair(rng, name, spec_a, spec_b);
     const double scale = c.a.bounding_radius() + c.b.bounding_radius() +
                          (c.pose_a.translation - c.pose_b.translation).norm();
     check_pair(make<A>(c.a), c.pose_a.pose(), make<B>(c.b), c.pose_b.pose(), scale,

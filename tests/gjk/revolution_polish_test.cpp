@@ -566,7 +566,7 @@ TEST(RevolutionOverlap, StrictlyInsideAgreesWithTheOracle) {
   for (int i = 0; i < 20000; ++i) {
     const Placed s = random_local_shape(rng, i % 2 == 1);
     const double reach = 1.3 * std::max(s.radius, s.half_height);
-    const Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), 1.3 * s.half_height * (2 * unit(rng) - 1));
+    const Vec3 p{reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), 1.3 * s.half_height * (2 * unit(rng) - 1)};
     const bool in = s.cone ? detail::strictly_inside(Cone(s.radius, s.half_height), p)
                            : detail::strictly_inside(Cylinder(s.radius, s.half_height), p);
     const double out = outside_by(s, p);
@@ -653,7 +653,7 @@ TEST(RevolutionApex, NearestPointIsTheProjection) {
     const Placed s = random_local_shape(rng, i % 2 == 1);
     const double size = s.radius + s.half_height;
     const double reach = 2 * std::max(s.radius, s.half_height);
-    Vec3 p(reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1));
+    Vec3 p{reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1), reach * (2 * unit(rng) - 1)};
     if (i % 11 == 0) p.x() = p.y() = 0;  // on the axis, above, below or inside
     const Vec3 c = s.cone ? detail::closest_point_on(Cone(s.radius, s.half_height), p)
                           : detail::closest_point_on(Cylinder(s.radius, s.half_height), p);

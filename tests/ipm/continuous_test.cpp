@@ -31,7 +31,8 @@ TEST(IpmContinuous, SpheresMatchClosedForm) {
     const double ra = radius(rng), rb = radius(rng);
     const Object a(Quadric::ellipsoid(Vec3::Constant(ra))), b(Superquadric(Vec3::Constant(rb), Vec3::Constant(2)));
     const Vec3 pa = random_vec(rng, 4), pb = random_vec(rng, 4);
-    const Vec3 va = (pb - pa) * radius(rng) + random_vec(rng, 1.5), vb = random_vec(rng, 1);
+    const double closing = radius(rng);
+    const Vec3 va = (pb - pa) * closing + random_vec(rng, 1.5), vb = random_vec(rng, 1);
     const double t_max = 2;
     const Vec3 dp = pb - pa, dv = vb - va;  // centre of B relative to A: dp + dv t
     if (dp.norm() < ra + rb + 1e-3) continue;  // start separated

@@ -23,6 +23,7 @@
 #include <proxima/ipm/object.hpp>
 #include <proxima/shapes/ellipsoid.hpp>
 #include <proxima/shapes/polytope.hpp>
+#include "support/draws.hpp"
 
 #include <gtest/gtest.h>
 
@@ -60,7 +61,7 @@ double search_point_distance(const Object& a, const Pose& pose, const Vec3& c, d
   for (int round = 0; round < rounds && radius > smallest; ++round) {
     bool improved = false;
     for (int k = 0; k < per_round; ++k) {
-      const Vec3 d(u(rng), u(rng), u(rng));
+      const Vec3 d{u(rng), u(rng), u(rng)};
       if (d.squaredNorm() > 1) continue;  // uniform in the ball by rejection from the cube
       Vec3 q = p + radius * d;
       if (!contains_world(a, pose, q)) {
@@ -166,7 +167,7 @@ double worst_outside(const Object& o, const Vec3& extent, std::mt19937_64& rng, 
   std::uniform_real_distribution<double> u(-1, 1);
   double worst = 0;
   for (int s = 0; s < samples; ++s) {
-    const Vec3 p(extent.x() * u(rng), extent.y() * u(rng), extent.z() * u(rng));
+    const Vec3 p{extent.x() * u(rng), extent.y() * u(rng), extent.z() * u(rng)};
     if (!o.contains(p)) continue;
     ++kept;
     for (int i = 0; i < 3; ++i) worst = std::max({worst, o.local_aabb().min(i) - p(i), p(i) - o.local_aabb().max(i)});
@@ -231,8 +232,8 @@ TEST(IpmExponentOne, ReportedObjectIsAcceptedBoundedAndItsDistancesAgree) {
   for (double rho : {0.2, 0.5, 1.0}) {
     for (int trial = 0; trial < 4; ++trial) {
       SCOPED_TRACE("rho " + std::to_string(rho) + " trial " + std::to_string(trial));
-      const Vec3 dir = Vec3(g(rng), g(rng), g(rng)).normalized();
-      const Pose pa = trial % 2 == 0 ? Pose() : Pose::from_euler_xyz(g(rng), g(rng), g(rng), Vec3(0.3, -0.2, 0.1));
+      const Vec3 dir = Vec3{g(rng), g(rng), g(rng)}.normalized();
+      const Pose pa = trial % 2 == 0 ? Pose() : test::draw_euler_pose(g, rng, Vec3(0.3, -0.2, 0.1));
       expect_agrees_with_slices(o, pa, Vec3(1, 1.75, 3.5), 1.45, Vec3(1, 1, 1), 0, (4.2 + rho + 0.3 * trial) * dir,
                                 rho, rng);
     }
@@ -288,8 +289,8 @@ TEST(IpmExponentOne, CutOctahedraAreAcceptedAndMatchTheirPolytopes) {
   int through = 0, centre_in = 0, centre_out = 0, compared = 0;
   for (int trial = 0; trial < 60; ++trial) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
-    const Vec3 a(1.5 + u(rng), 1.5 + u(rng), 1.5 + u(rng));
-    const Vec3 n = Vec3(g(rng), g(rng), g(rng)).normalized();
+    const Vec3 a{1.5 + u(rng), 1.5 + u(rng), 1.5 + u(rng)};
+    const Vec3 n = Vec3{g(rng), g(rng), g(rng)}.normalized();
     // Through the centre, or within a fifth of the smallest semiaxis of it, on either side.
     const double offset = trial % 3 == 0 ? 0 : 0.2 * a.minCoeff() * u(rng);
     (offset == 0 ? through : offset > 0 ? centre_in : centre_out)++;
@@ -309,13 +310,13 @@ TEST(IpmExponentOne, CutOctahedraAreAcceptedAndMatchTheirPolytopes) {
     EXPECT_LE(worst_outside(*o, a, rng, 4000, kept), 1e-9 * a.maxCoeff());
     const std::vector<Vec3> vertices = cut_octahedron_vertices(a, n, offset);
     const Polytope poly(std::span<const Vec3>(vertices.data(), vertices.size()));
-    const Vec3 e(0.3 + 0.5 * std::abs(u(rng)), 0.3 + 0.5 * std::abs(u(rng)), 0.3 + 0.5 * std::abs(u(rng)));
+    const Vec3 e{0.3 + 0.5 * std::abs(u(rng)), 0.3 + 0.5 * std::abs(u(rng)), 0.3 + 0.5 * std::abs(u(rng))};
     const Object ellipsoid{Quadric::ellipsoid(e)};
     const Ellipsoid ellipsoid_shape(e);
     for (int k = 0; k < 3; ++k) {
-      const Vec3 dir = Vec3(g(rng), g(rng), g(rng)).normalized();
-      const Pose pa = Pose::from_euler_xyz(g(rng), g(rng), g(rng), Vec3::Zero());
-      const Pose pb = Pose::from_euler_xyz(g(rng), g(rng), g(rng), (a.maxCoeff() + 0.2 + 0.5 * k) * dir);
+      const Vec3 dir = Vec3{g(rng), g(rng), g(rng)}.normalized();
+      const Pose pa = test::draw_euler_pose(g, rng);
+      const Pose pb = test::draw_euler_pose(g, rng, (a.maxCoeff() + 0.2 + 0.5 * k) * dir);
       const DistanceResult ri = distance(*o, pa, ellipsoid, pb);
       const DistanceResult rg = gjk::distance(poly, pa, ellipsoid_shape, pb, go);
       EXPECT_EQ(ri.status, Status::converged);
@@ -345,18 +346,18 @@ TEST(IpmExponentOne, MixedExponentsCutByPlanesAreAcceptedBoundedAndAgree) {
   int two_ones = 0, one_one = 0, sliced = 0, searched = 0;
   for (int trial = 0; trial < 36; ++trial) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
-    const Vec3 a(1.5 + u(rng), 1.5 + u(rng), 1.5 + u(rng));
+    const Vec3 a{1.5 + u(rng), 1.5 + u(rng), 1.5 + u(rng)};
     const bool exact = trial % 2 == 0;
     Vec3 e(1, 1, 1 + 3 * std::abs(u(rng)));
     Mat3 linear = Mat3::Identity();
     if (!exact) {
-      e = Vec3(1 + 3 * std::abs(u(rng)), 1 + 3 * std::abs(u(rng)), 1 + 3 * std::abs(u(rng)));
+      e = Vec3{1 + 3 * std::abs(u(rng)), 1 + 3 * std::abs(u(rng)), 1 + 3 * std::abs(u(rng))};
       e(static_cast<int>(rng() % 3)) = 1;
-      linear = Pose::from_euler_xyz(g(rng), g(rng), g(rng), Vec3::Zero()).rotation();
+      linear = test::draw_euler_pose(g, rng).rotation();
       linear(0, 1) += 0.4;
     }
     (exact ? two_ones : one_one)++;
-    const Vec3 n = Vec3(g(rng), g(rng), g(rng)).normalized();
+    const Vec3 n = Vec3{g(rng), g(rng), g(rng)}.normalized();
     const double offset = trial % 3 == 0 ? 0 : 0.2 * a.minCoeff() * u(rng);
     std::vector<Part> parts;
     parts.emplace_back(Superquadric(a, e), linear, Vec3::Zero());
@@ -374,10 +375,10 @@ TEST(IpmExponentOne, MixedExponentsCutByPlanesAreAcceptedBoundedAndAgree) {
     const double reach = 2.5 * a.maxCoeff();
     EXPECT_LE(worst_outside(*o, Vec3::Constant(reach), rng, 20000, kept), 1e-9 * reach);
     EXPECT_GT(kept, 0);
-    const Vec3 dir = Vec3(g(rng), g(rng), g(rng)).normalized();
+    const Vec3 dir = Vec3{g(rng), g(rng), g(rng)}.normalized();
     const Vec3 c = (reach + 0.8) * dir;
     if (exact) {
-      const Pose pa = Pose::from_euler_xyz(g(rng), g(rng), g(rng), Vec3(0.1, 0.2, -0.3));
+      const Pose pa = test::draw_euler_pose(g, rng, Vec3(0.1, 0.2, -0.3));
       expect_agrees_with_slices(*o, pa, a, e.z(), n, offset, c, 0.4, rng);
       ++sliced;
     } else {

@@ -25,7 +25,7 @@ double worst_outside(const Object& o, const Vec3& a, std::mt19937_64& rng, int s
   const BoundingSphere& sphere = o.bounding_sphere();
   double worst = 0;
   for (int s = 0; s < samples; ++s) {
-    const Vec3 p(a.x() * u(rng), a.y() * u(rng), a.z() * u(rng));
+    const Vec3 p{a.x() * u(rng), a.y() * u(rng), a.z() * u(rng)};
     if (!o.contains(p)) continue;
     ++kept;
     for (int i = 0; i < 3; ++i) worst = std::max({worst, box.min(i) - p(i), p(i) - box.max(i)});
@@ -48,13 +48,13 @@ TEST(IpmObjectBounds, BoxAndSphereContainTheObjectNearExponentOne) {
   int near_one = 0;
   for (int trial = 0; trial < 60; ++trial) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
-    const Vec3 a(0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)));
+    const Vec3 a{0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng))};
     Vec3 e;
     for (int i = 0; i < 3; ++i) {
       e(i) = u(rng) > 0 ? 1 + std::pow(10.0, -1 - 8 * std::abs(u(rng))) : 1 + 3 * std::abs(u(rng));
       if (e(i) < 1.1) ++near_one;
     }
-    const Vec3 n(u(rng), u(rng), u(rng));
+    const Vec3 n{u(rng), u(rng), u(rng)};
     const double offset = 0.5 * u(rng);
     std::vector<Part> parts;
     parts.emplace_back(Superquadric(a, e));
@@ -91,7 +91,7 @@ TEST(IpmObjectBounds, BoxAndSphereContainCutsWithExponentsOfExactlyOne) {
   int sheared = 0;
   for (int trial = 0; trial < 60; ++trial) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " trial " + std::to_string(trial));
-    const Vec3 a(0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)));
+    const Vec3 a{0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng)), 0.5 + 2 * std::abs(u(rng))};
     Vec3 e;
     int count = 0;
     for (int i = 0; i < 3; ++i) {
@@ -99,12 +99,13 @@ TEST(IpmObjectBounds, BoxAndSphereContainCutsWithExponentsOfExactlyOne) {
       count += e(i) == 1 ? 1 : 0;
     }
     ++ones[count];
-    Mat3 linear = Eigen::AngleAxisd(3 * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    const double angle = 3 * u(rng);
+    Mat3 linear = Eigen::AngleAxisd(angle, Vec3{u(rng), u(rng), u(rng)}.normalized()).toRotationMatrix();
     if (trial % 3 == 0) {
       linear(1, 2) += 0.5;
       ++sheared;
     }
-    const Vec3 n(u(rng), u(rng), u(rng));
+    const Vec3 n{u(rng), u(rng), u(rng)};
     const double offset = trial % 2 == 0 ? 0 : 0.2 * a.minCoeff() * n.norm() * u(rng);
     std::vector<Part> parts;
     parts.emplace_back(Superquadric(a, e), linear, Vec3::Zero());

@@ -54,8 +54,9 @@ TEST(PropertyBoxes, RandomAndFaceParallelBoxesAgainstCgal) {
   Mix mix;
   std::vector<PairCase> cases;
   for (int k = 0; k < kRandom; ++k) {
-    cases.push_back(testgen::place_pair(rng, "box_box", testgen::random_smooth_spec(rng, ShapeKind::box),
-                                        testgen::random_smooth_spec(rng, ShapeKind::box)));
+    const testgen::ShapeSpec spec_a = testgen::random_smooth_spec(rng, ShapeKind::box);
+    const testgen::ShapeSpec spec_b = testgen::random_smooth_spec(rng, ShapeKind::box);
+    cases.push_back(testgen::place_pair(rng, "box_box", spec_a, spec_b));
   }
   // Face-parallel: identity rotations, offsets in multiples of 1/8 of dyadic half extents, so
   // gaps, overlaps and exact touching (offset == sum of half extents) are all exact.
@@ -162,9 +163,11 @@ TEST(PropertyNastySmooth, TouchingFlatNeedleDeepAndInside) {
     if (n.exact_touching) mix.add("exact_touching");
     for (int m = 0; m <= kMoves; ++m) {
       const double s = m == 0 ? 1.0 : testgen::log_uniform(rng, 1e-3, 1e5);
-      const PairCase c = m == 0 ? base
-                                : testgen::moved(base, s, testgen::random_quaternion(rng),
-                                                 testgen::log_uniform(rng, 1e-2, 1e5) * testgen::random_unit_vector(rng));
+      const PairCase c = m == 0 ? base : [&] {
+        const Eigen::Vector4d q = testgen::random_quaternion(rng);
+        const double reach = testgen::log_uniform(rng, 1e-2, 1e5);
+        return testgen::moved(base, s, q, reach * testgen::random_unit_vector(rng));
+      }();
       const double expected = n.expected * c.scale;
       const DistanceResult r =
           gjk::distance(testgen::to_any_convex(c.a), c.pose_a.pose(), testgen::to_any_convex(c.b), c.pose_b.pose());

@@ -296,7 +296,7 @@ TEST(ClosedFormDistance, RoundedPairsFillEveryField) {
     const Shape a = make(ka);
     const Shape b = make(kb);
     const Pose pa = proxima::test::draw_quaternion_pose(g, rng);
-    const Pose pa_at = Pose::from_matrix(pa.rotation(), scale * Vec3(u(rng), u(rng), u(rng)));
+    const Pose pa_at = Pose::from_matrix(pa.rotation(), scale * Vec3{u(rng), u(rng), u(rng)});
     const Vec3 dir = draw.unit();
     Mat3 rb = proxima::test::draw_quaternion_pose(g, rng).rotation();
     if (c % 7 == 0) rb = pa.rotation();  // parallel axes

@@ -35,7 +35,8 @@ TEST(OracleBruteForce, SegmentTriangleTetrahedronMatchDenseSampling) {
     const Vec3 b = testgen::random_unit_vector(rng);
     const Vec3 c = testgen::random_unit_vector(rng);
     const Vec3 d = testgen::random_unit_vector(rng);
-    const Vec3 p = testgen::uniform(rng, 0, 2) * testgen::random_unit_vector(rng);
+    const double reach = testgen::uniform(rng, 0, 2);
+    const Vec3 p = reach * testgen::random_unit_vector(rng);
     // Triangle: exact projection never worse than sampling, and within the grid resolution.
     const Vec3 exact = oracles::closest_on_triangle(p, a, b, c);
     const Vec3 sampled = oracles::sampled_closest_on_triangle(p, a, b, c, kGrid);
@@ -199,7 +200,8 @@ TEST(OracleCgalDistance, TetrahedraAgainstPointProjection) {
   for (int k = 0; k < kCases; ++k) {
     std::vector<Vec3> tet;
     for (int i = 0; i < 4; ++i) tet.push_back(testgen::random_unit_vector(rng));
-    const Vec3 p = testgen::uniform(rng, 0, 1.5) * testgen::random_unit_vector(rng);
+    const double reach = testgen::uniform(rng, 0, 1.5);
+    const Vec3 p = reach * testgen::random_unit_vector(rng);
     const auto r = oracles::cgal_point_polytope_distance(p, tet);
     const Vec3 q = oracles::closest_on_tetrahedron(p, tet[0], tet[1], tet[2], tet[3]);
     ASSERT_NEAR(r.distance, (q - p).norm(), 1e-13) << "case " << k;
@@ -268,7 +270,8 @@ TEST(OracleMinkowskiPenetration, TetrahedronInCubeMatchesTranslationSearch) {
   for (int k = 0; k < kCases; ++k) {
     const std::vector<Vec3> a = testgen::ellipsoid_points(rng, 8);
     std::vector<Vec3> b;
-    const Vec3 off = testgen::uniform(rng, 0, 0.6) * testgen::random_unit_vector(rng);
+    const double reach = testgen::uniform(rng, 0, 0.6);
+    const Vec3 off = reach * testgen::random_unit_vector(rng);
     for (int i = 0; i < 4; ++i) b.push_back(0.5 * testgen::random_unit_vector(rng) + off);
     const auto r = oracles::minkowski_penetration(a, b);
     if (!r.intersect) continue;

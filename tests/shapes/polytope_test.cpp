@@ -393,22 +393,21 @@ TEST(Polytope, FusedPairSupportIsTheTwoScans) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<Vec3> pa, pb;
-    for (int i = 0; i < 4 + trial % 40; ++i) pa.emplace_back(coord(rng), coord(rng), coord(rng));
-    for (int i = 0; i < 4 + (trial * 7) % 40; ++i) pb.emplace_back(coord(rng), coord(rng), coord(rng));
+    for (int i = 0; i < 4 + trial % 40; ++i) pa.push_back(Vec3{double(coord(rng)), double(coord(rng)), double(coord(rng))});
+    for (int i = 0; i < 4 + (trial * 7) % 40; ++i) pb.push_back(Vec3{double(coord(rng)), double(coord(rng)), double(coord(rng))});
     const Polytope a(pa);
     const Polytope b(pb);
     if (a.size() >= kPolytopeHillClimbMinVertices || b.size() >= kPolytopeHillClimbMinVertices) continue;
     // Quarter turns about z keep lattice ties exact in B's frame; random turns mix them.
     const Pose b_in_a = trial % 2 == 0 ? Pose::from_quaternion(std::sqrt(0.5), 0, 0, std::sqrt(0.5), Vec3(1, 0, 0))
-                                       : Pose::from_quaternion(normal(rng), normal(rng), normal(rng), normal(rng),
-                                                               Vec3(normal(rng), normal(rng), normal(rng)));
+                                       : test::draw_quaternion_pose(normal, normal, rng);
     std::vector<Vec3> dirs = {Vec3::Zero(), Vec3(-0.0, 0.0, -0.0), Vec3(nan, 0, 0), Vec3(1e308, 1e308, 1e308)};
     for (int x = -1; x <= 1; ++x) {
       for (int y = -1; y <= 1; ++y) {
         for (int z = -1; z <= 1; ++z) dirs.emplace_back(x, y, z);
       }
     }
-    for (int k = 0; k < 10; ++k) dirs.emplace_back(normal(rng), normal(rng), normal(rng));
+    for (int k = 0; k < 10; ++k) dirs.push_back(Vec3{normal(rng), normal(rng), normal(rng)});
     for (const Vec3& d : dirs) {
       const detail::PolytopePairSupport s = detail::polytope_pair_support_avx2(a, b, b_in_a, d);
       ASSERT_EQ(s.index_a, a.scan(d)) << "trial " << trial << " d " << d.transpose();

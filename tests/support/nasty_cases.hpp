@@ -80,7 +80,8 @@ inline PairCase randomly_moved(Rng& rng, const PairCase& c, double min_scale = 1
                                double max_translation = 1e5) {
   const double s = log_uniform(rng, min_scale, max_scale);
   const Eigen::Vector4d q = random_quaternion(rng);
-  const Vec3 t = log_uniform(rng, 1e-2, max_translation) * random_unit_vector(rng);
+  const double reach = log_uniform(rng, 1e-2, max_translation);
+  const Vec3 t = reach * random_unit_vector(rng);
   return moved(c, s, q, t);
 }
 

@@ -40,7 +40,7 @@ inline Vec3 random_unit_vector(Rng& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   Vec3 v;
   do {
-    v = Vec3(normal(rng), normal(rng), normal(rng));
+    v = Vec3{normal(rng), normal(rng), normal(rng)};
   } while (!(v.norm() > 1e-6));
   return v.normalized();
 }
@@ -207,19 +207,26 @@ inline ShapeSpec random_smooth_spec(Rng& rng, ShapeKind kind) {
   switch (kind) {
     case ShapeKind::sphere:
       return sphere_spec(uniform(rng, 0.3, 1));
-    case ShapeKind::capsule:
-      return capsule_spec(uniform(rng, 0.2, 0.6), uniform(rng, 0.2, 1));
-    case ShapeKind::cylinder:
-      return cylinder_spec(uniform(rng, 0.3, 1), uniform(rng, 0.2, 1));
-    case ShapeKind::cone:
-      return cone_spec(uniform(rng, 0.3, 1), uniform(rng, 0.3, 1));
+    case ShapeKind::capsule: {
+      const double radius = uniform(rng, 0.2, 0.6);
+      return capsule_spec(radius, uniform(rng, 0.2, 1));
+    }
+    case ShapeKind::cylinder: {
+      const double radius = uniform(rng, 0.3, 1);
+      return cylinder_spec(radius, uniform(rng, 0.2, 1));
+    }
+    case ShapeKind::cone: {
+      const double radius = uniform(rng, 0.3, 1);
+      return cone_spec(radius, uniform(rng, 0.3, 1));
+    }
     case ShapeKind::ellipsoid:
-      return ellipsoid_spec(Vec3(uniform(rng, 0.3, 1), uniform(rng, 0.3, 1), uniform(rng, 0.3, 1)));
-    case ShapeKind::superquadric:
-      return superquadric_spec(Vec3(uniform(rng, 0.3, 1), uniform(rng, 0.3, 1), uniform(rng, 0.3, 1)),
-                               Vec3(uniform(rng, 1.5, 8), uniform(rng, 1.5, 8), uniform(rng, 1.5, 8)));
+      return ellipsoid_spec(Vec3{uniform(rng, 0.3, 1), uniform(rng, 0.3, 1), uniform(rng, 0.3, 1)});
+    case ShapeKind::superquadric: {
+      const Vec3 semiaxes{uniform(rng, 0.3, 1), uniform(rng, 0.3, 1), uniform(rng, 0.3, 1)};
+      return superquadric_spec(semiaxes, Vec3{uniform(rng, 1.5, 8), uniform(rng, 1.5, 8), uniform(rng, 1.5, 8)});
+    }
     case ShapeKind::box:
-      return box_spec(Vec3(uniform(rng, 0.2, 1), uniform(rng, 0.2, 1), uniform(rng, 0.2, 1)));
+      return box_spec(Vec3{uniform(rng, 0.2, 1), uniform(rng, 0.2, 1), uniform(rng, 0.2, 1)});
     case ShapeKind::polytope:
       return polytope_spec(ellipsoid_points(rng, 32));
   }
