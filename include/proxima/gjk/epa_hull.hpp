@@ -200,13 +200,19 @@ class EpaHullBase {
     face.stamp = -1;
   }
 
+  /// Sets face f's plane (normal, distance, valid) from its corners, and its key.
+  void init_face_plane(int f) {
+    EpaFace& face = faces_[static_cast<std::size_t>(f)];
+    set_face_plane(face, vertices_[static_cast<std::size_t>(face.vertex[0])].w,
+                   vertices_[static_cast<std::size_t>(face.vertex[1])].w,
+                   vertices_[static_cast<std::size_t>(face.vertex[2])].w, min_area_);
+    key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
+  }
+
   /// Sets every field of face f but `adjacent` for the triangle (a, b, c), and its key.
   void init_face(int f, int a, int b, int c) {
     init_face_corners(f, a, b, c);
-    EpaFace& face = faces_[static_cast<std::size_t>(f)];
-    set_face_plane(face, vertices_[static_cast<std::size_t>(a)].w, vertices_[static_cast<std::size_t>(b)].w,
-                   vertices_[static_cast<std::size_t>(c)].w, min_area_);
-    key_[static_cast<std::size_t>(f)] = face.distance;  // +inf for a sliver
+    init_face_plane(f);
   }
 
   int new_face(int a, int b, int c) {
@@ -548,14 +554,7 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
                                this->key_.data());
       return;
     }
-    for (int h = 0; h < num_horizon; ++h) {
-      const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
-      EpaFace& face = faces_[static_cast<std::size_t>(he.created)];
-      detail::set_face_plane(face, vertices_[static_cast<std::size_t>(he.from)].w,
-                             vertices_[static_cast<std::size_t>(he.to)].w, vertices_[static_cast<std::size_t>(v)].w,
-                             this->min_area_);
-      this->key_[static_cast<std::size_t>(he.created)] = face.distance;  // +inf for a sliver
-    }
+    for (int h = 0; h < num_horizon; ++h) this->init_face_plane(horizon_[static_cast<std::size_t>(h)].created);
   }
 
   std::array<HorizonEdge, 3 * kMaxFaces> horizon_;
