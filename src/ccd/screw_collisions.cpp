@@ -1017,9 +1017,11 @@ thread_local bool t_b_vertices_by_run = true;
 // detail::set_exact_swap_for_tests (exact_runs.hpp).
 thread_local bool t_exact_swap_allowed = true;
 // The exact mode swaps the bodies' roles when B has more than this many times A's features
-// (vertices + edges + faces; screw_collisions). Well apart from 1, so that bodies of about the
-// same size keep their roles (and their answers' bits) whichever way round they are passed.
-constexpr std::size_t kExactSwapFeatureRatio = 4;
+// (vertices + edges + faces; screw_collisions). Measured (docs/benchmarks.md, session 31): at 2.1x
+// (cube against car) the swap is slower, 20.2 -> 26.4 us for all collisions; at 3.75x (a 320- against
+// a 1,200-feature torus) and above it is faster, 863 -> 432 us. Well apart from 1, so that bodies
+// of about the same size keep their roles (and their answers' bits) whichever way round they come.
+constexpr std::size_t kExactSwapFeatureRatio = 3;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).

@@ -471,7 +471,7 @@ TEST(ExactSwap, SmallABigBGivesTheUnswappedCollisions) {
     // The swap ran where the answer differs in some bit or count.
     swapped += same_answers(kept, maybe) ? 0 : 1;
   });
-  std::printf("ExactSwap: %d collisions (EE %d, VF %d, FV %d), %d queries swapped\n", collisions, edge_edge,
+  std::printf("ExactSwap: %d collisions (EE %d, VF %d, FV %d), %d answers differ (the swap ran)\n", collisions, edge_edge,
               vertex_face, face_vertex, swapped);
   // The sample holds collisions of every kind, and most queries with a small A took the swap.
   EXPECT_GT(edge_edge, 50);

@@ -148,7 +148,7 @@ struct ScrewResult {
 /// the candidates the screen yields (usually fewer than the exact mode's). Measured by
 /// `proxima_bench --suite=ccd` (rows proxima_exact, proxima_exact_first, proxima_raster;
 /// docs/benchmarks.md, "CCD"). The exact mode walks B's features against grids of A's, so when B
-/// has more than 4 times A's features it runs the query with the roles swapped and turns the
+/// has more than 3 times A's features it runs the query with the roles swapped and turns the
 /// collisions back (the same collisions in the same order, times, points and normals equal up to
 /// rounding; candidate_pairs and iterations then count the swapped search): argument order does
 /// not decide its cost.
