@@ -1471,8 +1471,8 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // 300-face torus: 241 -> 139 us a query, docs/benchmarks.md session 31). Bodies of similar size
   // keep their roles, and so their bits.
   if (t_exact_swap_allowed && feature_count(b) > kExactSwapFeatureRatio * feature_count(a)) {
-    const CallerRoles caller{decompose(relative_motion(a_start, a_end, b_start, b_end)), relative_pose(a_start, b_start),
-                             decompose(a_end * a_start.inverse()), a_start};
+    const CallerRoles caller{decompose(relative_motion(a_start, a_end, b_start, b_end)),
+                             relative_pose(a_start, b_start), decompose(a_end * a_start.inverse()), a_start};
     return exact_collisions(b, b_start, b_end, a, a_start, a_end, options, &caller);
   }
   return exact_collisions(a, a_start, a_end, b, b_start, b_end, options, nullptr);
