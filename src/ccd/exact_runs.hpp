@@ -48,6 +48,11 @@ void set_b_vertices_by_run_for_tests(bool by_run);
 // the answers the ids must not change), for tests/ccd/workspace_test.cpp. Per thread.
 void set_snapshot_ids_for_tests(bool use);
 
+// Whether the exact mode may swap the bodies' roles when B has far more features than A (true,
+// as made: screw_collisions) or always walks B's features against A's grids (false: the answers
+// the swap must reproduce up to rounding), for tests/ccd/exact_cull_test.cpp. Per thread.
+void set_exact_swap_for_tests(bool allowed);
+
 // Whether the exact mode's feature grids may test four spheres at a time with AVX2 (where the
 // processor has it; else they take the SSE2 loop), for tests/ccd/exact_cull_test.cpp: both loops
 // must give the same answers bit for bit. Per thread; queries read it at their start.

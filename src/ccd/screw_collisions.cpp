@@ -1014,6 +1014,14 @@ thread_local detail::FirstWindow t_first_window = detail::FirstWindow::narrowed;
 thread_local bool t_b_edges_later = true;
 // detail::set_b_vertices_by_run_for_tests (exact_runs.hpp).
 thread_local bool t_b_vertices_by_run = true;
+// detail::set_exact_swap_for_tests (exact_runs.hpp).
+thread_local bool t_exact_swap_allowed = true;
+// The exact mode swaps the bodies' roles when B has more than this many times A's features
+// (vertices + edges + faces; screw_collisions). Measured (docs/benchmarks.md, session 31): at 2.1x
+// (cube against car) the swap is slower, 20.2 -> 26.4 us for all collisions; at 3.75x (a 320- against
+// a 1,200-feature torus) and above it is faster, 863 -> 432 us. Well apart from 1, so that bodies
+// of about the same size keep their roles (and their answers' bits) whichever way round they come.
+constexpr std::size_t kExactSwapFeatureRatio = 3;
 
 // Omega(s) as a plain rotation and translation, built from the screw's own formulas without the
 // orthonormality validation of Pose (which costs more than the placement itself, once per slab).
@@ -1349,6 +1357,8 @@ void detail::set_b_vertices_by_run_for_tests(bool by_run) { t_b_vertices_by_run 
 
 void detail::set_snapshot_ids_for_tests(bool use) { t_snapshot_ids = use; }
 
+void detail::set_exact_swap_for_tests(bool allowed) { t_exact_swap_allowed = allowed; }
+
 void detail::set_grid_avx2_for_tests([[maybe_unused]] bool allowed) {
 #ifdef PROXIMA_CCD_SSE2
   t_grid_avx2_allowed = allowed;
@@ -1418,6 +1428,31 @@ int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, 
 #endif
 }
 
+namespace {
+
+/// The caller's view of a query the exact mode runs with the bodies' roles swapped (exact_collisions).
+struct CallerRoles {
+  Screw screw;           ///< the caller's relative motion (B in A's frame)
+  Pose b_in_a_start;     ///< the caller's B in the caller's A's frame at the start
+  Screw a_motion;        ///< the caller's A's own motion in the world
+  Pose a_start;          ///< the caller's A's start pose
+};
+
+/// The features a body offers the exact mode's slab loop: its vertices, edges and faces.
+std::size_t feature_count(const Mesh& m) {
+  return static_cast<std::size_t>(m.num_vertices()) + static_cast<std::size_t>(m.num_edges()) +
+         static_cast<std::size_t>(m.num_faces());
+}
+
+/// The exact mode, A's features in grids and B's walked per slab. With `caller` set, A and B are
+/// the caller's B and A (screw_collisions swapped them): the collisions found are turned back into
+/// the caller's terms (kinds, feature ids, the caller's A frame and normal direction) before they
+/// are ordered and moved to the world, and the result carries the caller's screw.
+ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
+                             const Pose& b_end, const ScrewOptions& options, const CallerRoles* caller);
+
+}  // namespace
+
 ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
                              const Pose& b_end, const ScrewOptions& options) {
   detail::validate_screw_options(options);
@@ -1428,10 +1463,28 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     return detail::rescaled_screw_collisions(a, a_start, a_end, b, b_start, b_end, options, scale_of_bodies);
   }
   if (options.method == ScrewMethod::raster) return detail::raster_screw_collisions(a, a_start, a_end, b, b_start, b_end, options);
+  // The exact mode's slab loop walks B's features, each against A's grids: its cost grows with
+  // B's feature count times the slabs, while A's grids cost little per query (kept with A's mesh).
+  // So when B has far more features than A (a small body against a finely tessellated one), the
+  // roles are swapped: the same relative motion seen from B, the same feature pairs, the same
+  // contact functions up to rounding, and the collisions turned back (L-prism against the
+  // 300-face torus: 241 -> 139 us a query, docs/benchmarks.md session 31). Bodies of similar size
+  // keep their roles, and so their bits.
+  if (t_exact_swap_allowed && feature_count(b) > kExactSwapFeatureRatio * feature_count(a)) {
+    const CallerRoles caller{decompose(relative_motion(a_start, a_end, b_start, b_end)),
+                             relative_pose(a_start, b_start), decompose(a_end * a_start.inverse()), a_start};
+    return exact_collisions(b, b_start, b_end, a, a_start, a_end, options, &caller);
+  }
+  return exact_collisions(a, a_start, a_end, b, b_start, b_end, options, nullptr);
+}
+
+namespace {
+
+ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
+                             const Pose& b_end, const ScrewOptions& options, const CallerRoles* caller) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
-  const Screw a_motion = decompose(a_end * a_start.inverse());
-  result.screw = screw;
+  result.screw = caller ? caller->screw : screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
   ExactWorkspace& work = t_exact_workspace;
@@ -2136,7 +2189,27 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
 
-  detail::finish_collisions(solver.collisions(), options, a_motion, a_start, result);
+  if (caller) {
+    // Found with the roles swapped: in B's frame, B's vertex in A's face (VF) or the reverse, the
+    // normal from B towards A. In the caller's terms: the other kind (the vertex and face ids
+    // already name the caller's vertex and face), the edges exchanged, the point and normal in the
+    // caller's A frame at the collision's time (B's pose there is the screw's pose at that time
+    // applied to B's start pose, both in A's frame), the normal from A towards B.
+    for (Collision& c : solver.collisions()) {
+      if (c.type == CollisionType::vf) {
+        c.type = CollisionType::fv;
+      } else if (c.type == CollisionType::fv) {
+        c.type = CollisionType::vf;
+      }
+      std::swap(c.edge_a, c.edge_b);
+      const Pose b_in_a = caller->screw.pose(c.time) * caller->b_in_a_start;
+      c.point = b_in_a.apply(c.point);
+      c.normal = -b_in_a.rotate(c.normal);
+    }
+    detail::finish_collisions(solver.collisions(), options, caller->a_motion, caller->a_start, result);
+  } else {
+    detail::finish_collisions(solver.collisions(), options, decompose(a_end * a_start.inverse()), a_start, result);
+  }
   result.iterations = solver.stats().intervals + solver.stats().evaluations;
   // The storage back to the workspace for the next query.
   work.a = std::move(body_a);
@@ -2197,5 +2270,7 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   }
   return result;
 }
+
+}  // namespace
 
 }  // namespace proxima::ccd

@@ -147,7 +147,11 @@ struct ScrewResult {
 /// scans O(records per row) per projected vertex and per row, then the same per-pair root work on
 /// the candidates the screen yields (usually fewer than the exact mode's). Measured by
 /// `proxima_bench --suite=ccd` (rows proxima_exact, proxima_exact_first, proxima_raster;
-/// docs/benchmarks.md, "CCD").
+/// docs/benchmarks.md, "CCD"). The exact mode walks B's features against grids of A's, so when B
+/// has more than 3 times A's features it runs the query with the roles swapped and turns the
+/// collisions back (the same collisions in the same order, times, points and normals equal up to
+/// rounding; candidate_pairs and iterations then count the swapped search): argument order does
+/// not decide its cost.
 /// Raster specifics: every collision it reports is a root of the same contact functions as the
 /// exact mode (times to time_tolerance), so it reports a subset of the exact mode's collisions:
 /// those whose features the screen brings within its pad (in tests/ccd/raster_test.cpp: every
