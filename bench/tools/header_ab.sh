@@ -17,8 +17,15 @@ mkdir "$OUT/base"
 git -C "$SRC" archive "$BASE" include | tar -x -C "$OUT/base"
 FLAGS="-O3 -DNDEBUG -std=c++20 -I$SRC/bench -isystem /usr/include/eigen3"
 g++ $FLAGS -I"$OUT/base/include" -Dgjk=gjk_base -DAB_SIDE=base -c "$SRC/bench/tools/${DRIVER}_query.cpp" -o "$OUT/base.o"
+# The base side's EPA cone kernel (an out-of-line function in namespace gjk, renamed gjk_base here)
+# is compiled from this checkout's source against the base headers when the base has it.
+EXTRA=""
+if [ -f "$OUT/base/include/proxima/gjk/epa_face_planes.hpp" ]; then
+  g++ $FLAGS -I"$OUT/base/include" -Dgjk=gjk_base -c "$SRC/src/shapes/epa_face_planes.cpp" -o "$OUT/base_planes.o"
+  EXTRA="$OUT/base_planes.o"
+fi
 g++ $FLAGS -I"$SRC/include" -DAB_SIDE=next -c "$SRC/bench/tools/${DRIVER}_query.cpp" -o "$OUT/next.o"
-g++ $FLAGS -I"$SRC/include" "$SRC/bench/tools/${DRIVER}_main.cpp" "$OUT/base.o" "$OUT/next.o" "$SRC/bench/inputs.cpp" \
+g++ $FLAGS -I"$SRC/include" "$SRC/bench/tools/${DRIVER}_main.cpp" "$OUT/base.o" $EXTRA "$OUT/next.o" "$SRC/bench/inputs.cpp" \
   "$SRC/bench/reference/minkowski.cpp" "$BUILD/libproxima_shapes.a" "$BUILD/libproxima_core.a" -lqhull_r -o "$OUT/$DRIVER"
 if [ $# -eq 0 ] && [ "$DRIVER" = header_ab ]; then set -- epa 32 5; fi
 taskset -c 1 "$OUT/$DRIVER" "$@"

@@ -109,6 +109,17 @@ inline void set_face_plane(EpaFace& face, const Vec3& pa, const Vec3& pb, const 
   }
 }
 
+/// True when face f is seen from w: a sliver (no trustworthy plane) always, else when
+/// normal . w > distance. Shared by both hulls. The dot product is written out as
+/// (x * wx + y * wy) + z * wz, the order of Eigen's Vec3 dot (so the same bits as
+/// `f.normal.dot(w)`), in scalar form: GCC 12 packs Eigen's form into SSE2 products, an unpack and
+/// a horizontal add, a few instructions more per test (benchmarks.md, session 31).
+[[gnu::always_inline]] inline bool face_sees(const EpaFace& f, const Vec3& w) {
+  if (!f.valid) return true;
+  const double dot = (f.normal.x() * w.x() + f.normal.y() * w.y()) + f.normal.z() * w.z();
+  return dot > f.distance;
+}
+
 }  // namespace detail
 
 namespace detail {
@@ -385,8 +396,7 @@ class BasicEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
   bool is_visible(const EpaFace& f, const Vec3& w) const {
     // A sliver has no trustworthy plane: remove it whenever a neighbour goes (keeps it out of the
     // final hull, and its neighbours are re-triangulated through the new vertex).
-    if (!f.valid) return true;
-    return f.normal.dot(w) > f.distance;
+    return detail::face_sees(f, w);
   }
 
   /// Marks every vertex as starting and ending no horizon edge, and restarts horizon_base_ (only
@@ -483,16 +493,19 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
         }
         const EpaFace& gg = faces_[static_cast<std::size_t>(g)];
         // A sliver (no trustworthy plane) is always visible, as in BasicEpaHull::is_visible.
-        if (!gg.valid || gg.normal.dot(w) > gg.distance) {
+        if (detail::face_sees(gg, w)) {
           seen |= bit;
           stack_[static_cast<std::size_t>(stack_size++)] = g;
         } else {
           // The outside face's edge back to f, found now: once the cone is built, slots of
           // released faces are reused and an id in `adjacent` no longer names one face.
           const int back = gg.adjacent[0] == f ? 0 : (gg.adjacent[1] == f ? 1 : 2);
-          horizon_[static_cast<std::size_t>(num_horizon++)] = {ff.vertex[static_cast<std::size_t>(e)],
-                                                              ff.vertex[static_cast<std::size_t>((e + 1) % 3)], g, back,
-                                                              -1};
+          // `created` is set once the visible faces are released (below); (e + 1) % 3 without a division.
+          HorizonEdge& he = horizon_[static_cast<std::size_t>(num_horizon++)];
+          he.from = ff.vertex[static_cast<std::size_t>(e)];
+          he.to = ff.vertex[static_cast<std::size_t>(e == 2 ? 0 : e + 1)];
+          he.outside = g;
+          he.back = back;
         }
       }
     }
@@ -520,12 +533,23 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
     }
     // Commit as BasicEpaHull does: release the visible faces in flood-fill order, take the new
     // faces' slots (free list from its top, then fresh), build and link each face of the cone.
+    // release_face and take_slot written out with the free-list and slot counts in locals: the
+    // members are ints like the stores in between, so GCC reloaded and stored them at every step
+    // (benchmarks.md, session 31). The same slots in the same order.
+    int num_free = num_free_;
+    int num_faces = num_faces_;
     for (int i = 0; i < num_visible; ++i) {
-      this->release_face(visible_[static_cast<std::size_t>(i)]);
+      const int f = visible_[static_cast<std::size_t>(i)];
+      faces_[static_cast<std::size_t>(f)].alive = false;
+      this->key_[static_cast<std::size_t>(f)] = std::numeric_limits<double>::infinity();
+      free_[static_cast<std::size_t>(num_free++)] = f;
     }
     for (int h = 0; h < num_horizon; ++h) {
-      horizon_[static_cast<std::size_t>(h)].created = this->take_slot();
+      horizon_[static_cast<std::size_t>(h)].created =
+          num_free > 0 ? free_[static_cast<std::size_t>(--num_free)] : num_faces++;
     }
+    num_free_ = num_free;
+    num_faces_ = num_faces;
     for (int h = 0; h < num_horizon; ++h) {
       const HorizonEdge& he = horizon_[static_cast<std::size_t>(h)];
       this->init_face_corners(he.created, he.from, he.to, v);
