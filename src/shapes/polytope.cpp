@@ -408,9 +408,10 @@ __attribute__((target("avx2"), always_inline)) inline bool inside_planes4(const 
   return !(i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0);
 }
 
-/// Lanes 0..2 of a Vec3 (lane 3 zero).
+/// Lanes 0..2 of a Vec3 (lane 3 zero), from three scalar loads: the pose and the vertex were
+/// often just stored, and one wide load over several recent stores would wait for them to retire.
 __attribute__((target("avx2"), always_inline)) inline __m256d load3(const double* v) {
-  return _mm256_maskload_pd(v, _mm256_set_epi64x(0, -1, -1, -1));
+  return _mm256_setr_pd(v[0], v[1], v[2], 0.0);
 }
 
 /// (row0 d0 + row1 d1) + row2 d2 over the lanes: with the rows of R, transpose_times(R, d) (the
@@ -462,8 +463,8 @@ __attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& 
     const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2z, 0x20);
     const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2z, 0x20);
     const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2z, 0x31);
-    const Vec3 pa_local = a.vertex(index_a);
-    const __m256d pa = load3(pa_local.data());
+    const auto ka = static_cast<std::size_t>(index_a);
+    const __m256d pa = _mm256_setr_pd(a.coords_[ka], a.coords_[a.padded_ + ka], a.coords_[2 * a.padded_ + ka], 0.0);
     // Pose::apply_inverse: transpose_times(R, p - t).
     const __m256d p = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(pa, t));
     const EdgeClipPlanes c = edge_clip_planes(b.coords_ + 3 * b.padded_, b.planes_padded_, p, b.interior_margin_);
@@ -484,8 +485,8 @@ __attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& 
 
   // B's edges at index_b in A's frame (Pose::rotate: rotate_by_columns).
   {
-    const Vec3 pb_local = b.vertex(index_b);
-    const __m256d pb = load3(pb_local.data());
+    const auto kb = static_cast<std::size_t>(index_b);
+    const __m256d pb = _mm256_setr_pd(b.coords_[kb], b.coords_[b.padded_ + kb], b.coords_[2 * b.padded_ + kb], 0.0);
     // Pose::apply: R p + t.
     const __m256d p = _mm256_add_pd(rotate_by_columns(col0, col1, col2, pb), t);
     const EdgeClipPlanes c = edge_clip_planes(a.coords_ + 3 * a.padded_, a.planes_padded_, p, a.interior_margin_);
