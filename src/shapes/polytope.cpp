@@ -292,6 +292,220 @@ __attribute__((target("avx2"))) bool segment_inside_planes_avx2(const double* pl
   t_hi = _mm256_cvtsd_f64(hi);
   return true;
 }
+
+// support_edges_crossing_avx2: gjk::detail::support_edges_common_point's loops over the edges at
+// the two support vertices in one call, with the arithmetic of the portable path (the same bits):
+// each edge is turned into the other body's frame in one ymm (x, y, z, unused) instead of three
+// scalar rows, the edge's start and the margin are broadcast once per vertex instead of once per
+// clip, the first 8 planes' (offset - margin) - n . p (the same for every edge from that vertex) are
+// made once, and the middle point is tested in line; no call and no reload of the pose per edge.
+// Why: at N = 8 a query answered by the edges clipped 3 of them against 12 planes, and a third of
+// its ~750 instructions in the edge test were the glue around the clips (docs/benchmarks.md,
+// session 31).
+namespace {
+
+/// (offset - margin) - n . p for planes i..i+3: clip4's num, the same expression.
+__attribute__((target("avx2"), always_inline)) inline __m256d clip_num4(const double* planes, std::size_t padded,
+                                                                       std::size_t i, const __m256d (&p)[3],
+                                                                       __m256d m) {
+  const __m256d nx = _mm256_loadu_pd(planes + i);
+  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
+  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
+  const __m256d off = _mm256_loadu_pd(planes + 3 * padded + i);
+  const __m256d np =
+      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, p[0]), _mm256_mul_pd(ny, p[1])), _mm256_mul_pd(nz, p[2]));
+  return _mm256_sub_pd(_mm256_sub_pd(off, m), np);
+}
+
+/// clip4 with its num given (clip_num4).
+__attribute__((target("avx2"), always_inline)) inline bool clip4_num(const double* planes, std::size_t padded,
+                                                                     std::size_t i, const __m256d (&e)[3],
+                                                                     __m256d num, __m256d& lo, __m256d& hi) {
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d nx = _mm256_loadu_pd(planes + i);
+  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
+  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
+  const __m256d den =
+      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
+  const __m256d parallel_out =
+      _mm256_and_pd(_mm256_cmp_pd(den, zero, _CMP_EQ_UQ), _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
+  const __m256d t = _mm256_div_pd(num, den);
+  hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
+  lo = _mm256_blendv_pd(lo, _mm256_max_pd(t, lo), _mm256_cmp_pd(den, zero, _CMP_LT_OQ));
+  return _mm256_movemask_pd(parallel_out) == 0;
+}
+
+/// The planes one side of the edge test clips against, with what every edge from one vertex
+/// shares: the start p broadcast, the margin, and num of the first block (planes 0..7, or 0..3
+/// when there are only 4).
+struct EdgeClipPlanes {
+  const double* planes;
+  std::size_t padded;
+  __m256d p[3];
+  __m256d m;
+  __m256d num0, num1;
+};
+
+__attribute__((target("avx2"), always_inline)) inline EdgeClipPlanes edge_clip_planes(const double* planes,
+                                                                                     std::size_t padded,
+                                                                                     __m256d p, double margin) {
+  EdgeClipPlanes c;
+  c.planes = planes;
+  c.padded = padded;
+  c.p[0] = _mm256_permute4x64_pd(p, 0x00);
+  c.p[1] = _mm256_permute4x64_pd(p, 0x55);
+  c.p[2] = _mm256_permute4x64_pd(p, 0xAA);
+  c.m = _mm256_set1_pd(margin);
+  c.num0 = clip_num4(planes, padded, 0, c.p, c.m);
+  c.num1 = padded >= 8 ? clip_num4(planes, padded, 4, c.p, c.m) : c.num0;
+  return c;
+}
+
+/// segment_inside_planes_avx2 of p + t e (e as (x, y, z, -) in one ymm), the same blocks and
+/// bounds; the part's middle point p + (0.5 (t_lo + t_hi)) e (the expression of
+/// Polytope::strictly_crossed_by) into `mid` when the part is not empty.
+__attribute__((target("avx2"), always_inline)) inline bool edge_clip(const EdgeClipPlanes& c, __m256d p4, __m256d e4,
+                                                                     __m256d& mid) {
+  const __m256d e[3] = {_mm256_permute4x64_pd(e4, 0x00), _mm256_permute4x64_pd(e4, 0x55),
+                        _mm256_permute4x64_pd(e4, 0xAA)};
+  __m256d lo = _mm256_setzero_pd();
+  __m256d hi = _mm256_set1_pd(1.0);
+  std::size_t i = 0;
+  if (c.padded >= 8) {
+    const bool ok0 = clip4_num(c.planes, c.padded, 0, e, c.num0, lo, hi);
+    const bool ok1 = clip4_num(c.planes, c.padded, 4, e, c.num1, lo, hi);
+    if (!(ok0 && ok1) || !fold_not_empty(lo, hi)) return false;
+    for (i = 8; i + 8 <= c.padded; i += 8) {
+      const bool ok2 = clip4(c.planes, c.padded, i, c.p, e, c.m, lo, hi);
+      const bool ok3 = clip4(c.planes, c.padded, i + 4, c.p, e, c.m, lo, hi);
+      if (!(ok2 && ok3) || !fold_not_empty(lo, hi)) return false;
+    }
+    if (i < c.padded && (!clip4(c.planes, c.padded, i, c.p, e, c.m, lo, hi) || !fold_not_empty(lo, hi))) {
+      return false;
+    }
+  } else if (!clip4_num(c.planes, c.padded, 0, e, c.num0, lo, hi) || !fold_not_empty(lo, hi)) {
+    return false;
+  }
+  // Lane 0 of lo, hi holds the folded bounds (segment_inside_planes_avx2's t_lo, t_hi).
+  const __m256d s = _mm256_permute4x64_pd(_mm256_mul_pd(_mm256_set1_pd(0.5), _mm256_add_pd(lo, hi)), 0x00);
+  mid = _mm256_add_pd(p4, _mm256_mul_pd(s, e4));
+  return true;
+}
+
+/// inside_planes_avx2 of the point (x, y, z, -) in one ymm (the same blocks and expressions).
+__attribute__((target("avx2"), always_inline)) inline bool inside_planes4(const double* planes, std::size_t padded,
+                                                                          __m256d x4, double margin) {
+  const __m256d x = _mm256_permute4x64_pd(x4, 0x00);
+  const __m256d y = _mm256_permute4x64_pd(x4, 0x55);
+  const __m256d z = _mm256_permute4x64_pd(x4, 0xAA);
+  const __m256d limit = _mm256_set1_pd(-margin);
+  std::size_t i = 0;
+  for (; i + 8 <= padded; i += 8) {
+    const __m256d out = _mm256_or_pd(not_inside4(x, y, z, limit, planes, padded, i),
+                                     not_inside4(x, y, z, limit, planes, padded, i + 4));
+    if (_mm256_movemask_pd(out) != 0) return false;
+  }
+  return !(i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0);
+}
+
+/// Lanes 0..2 of a Vec3 (lane 3 zero), from three scalar loads: the pose and the vertex were
+/// often just stored, and one wide load over several recent stores would wait for them to retire.
+__attribute__((target("avx2"), always_inline)) inline __m256d load3(const double* v) {
+  return _mm256_setr_pd(v[0], v[1], v[2], 0.0);
+}
+
+/// (row0 d0 + row1 d1) + row2 d2 over the lanes: with the rows of R, transpose_times(R, d) (the
+/// arithmetic of Pose::rotate_inverse).
+__attribute__((target("avx2"), always_inline)) inline __m256d rotate_by_rows(__m256d row0, __m256d row1,
+                                                                            __m256d row2, __m256d d) {
+  return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(row0, _mm256_permute4x64_pd(d, 0x00)),
+                                     _mm256_mul_pd(row1, _mm256_permute4x64_pd(d, 0x55))),
+                       _mm256_mul_pd(row2, _mm256_permute4x64_pd(d, 0xAA)));
+}
+
+/// R d with R's columns, in the arithmetic of Eigen's R * d (Pose::rotate): components 0 and 1
+/// are (R(i, 0) d0 + R(i, 1) d1) + R(i, 2) d2 (packets of two), component 2 is
+/// R(2, 0) d0 + (R(2, 1) d1 + R(2, 2) d2) (Eigen's unrolled sum of three); both made, lane 2 taken
+/// from the second.
+__attribute__((target("avx2"), always_inline)) inline __m256d rotate_by_columns(__m256d col0, __m256d col1,
+                                                                               __m256d col2, __m256d d) {
+  const __m256d m0 = _mm256_mul_pd(col0, _mm256_permute4x64_pd(d, 0x00));
+  const __m256d m1 = _mm256_mul_pd(col1, _mm256_permute4x64_pd(d, 0x55));
+  const __m256d m2 = _mm256_mul_pd(col2, _mm256_permute4x64_pd(d, 0xAA));
+  return _mm256_blend_pd(_mm256_add_pd(_mm256_add_pd(m0, m1), m2), _mm256_add_pd(m0, _mm256_add_pd(m1, m2)), 0b0100);
+}
+
+/// A neighbour's coordinates from its climb entry (lane 3, the entry's vertex index, set to 0).
+__attribute__((target("avx2"), always_inline)) inline __m256d load_climb(const ClimbEdge& c) {
+  return _mm256_blend_pd(_mm256_loadu_pd(&c.x), _mm256_setzero_pd(), 0b1000);
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& a, const Polytope& b,
+                                                                const Pose& b_in_a, int index_a, int index_b,
+                                                                Vec3& x) {
+  const double* r = b_in_a.rotation().data();  // column-major: r[3 j + i] = R(i, j)
+  const __m256d col0 = load3(r);
+  const __m256d col1 = load3(r + 3);
+  const __m256d col2 = load3(r + 6);
+  const __m256d t = load3(b_in_a.translation().data());
+  alignas(32) double out[4];
+
+  // A's edges at index_a in B's frame (Pose::rotate_inverse: rotate_by_rows).
+  {
+    // The rows of R: the transpose of (col0, col1, col2, 0).
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d lo01 = _mm256_unpacklo_pd(col0, col1);  // R00 R01 | R20 R21
+    const __m256d hi01 = _mm256_unpackhi_pd(col0, col1);  // R10 R11 | -   -
+    const __m256d lo2z = _mm256_unpacklo_pd(col2, zero);  // R02 0   | R22 0
+    const __m256d hi2z = _mm256_unpackhi_pd(col2, zero);  // R12 0   | -   0
+    const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2z, 0x20);
+    const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2z, 0x20);
+    const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2z, 0x31);
+    const auto ka = static_cast<std::size_t>(index_a);
+    const __m256d pa = _mm256_setr_pd(a.coords_[ka], a.coords_[a.padded_ + ka], a.coords_[2 * a.padded_ + ka], 0.0);
+    // Pose::apply_inverse: transpose_times(R, p - t).
+    const __m256d p = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(pa, t));
+    const EdgeClipPlanes c = edge_clip_planes(b.coords_ + 3 * b.padded_, b.planes_padded_, p, b.interior_margin_);
+    const detail::PolytopeData& d = *a.data_;
+    const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_a)]);
+    const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_a) + 1]);
+    const ClimbEdge* edges = d.climb.data();
+    for (std::size_t k = k0; k < k1; ++k) {
+      const __m256d e = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(load_climb(edges[k]), pa));
+      __m256d mid;
+      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, b.interior_margin_)) {
+        _mm256_store_pd(out, mid);
+        x = Vec3(out[0], out[1], out[2]);
+        return 1;
+      }
+    }
+  }
+
+  // B's edges at index_b in A's frame (Pose::rotate: rotate_by_columns).
+  {
+    const auto kb = static_cast<std::size_t>(index_b);
+    const __m256d pb = _mm256_setr_pd(b.coords_[kb], b.coords_[b.padded_ + kb], b.coords_[2 * b.padded_ + kb], 0.0);
+    // Pose::apply: R p + t.
+    const __m256d p = _mm256_add_pd(rotate_by_columns(col0, col1, col2, pb), t);
+    const EdgeClipPlanes c = edge_clip_planes(a.coords_ + 3 * a.padded_, a.planes_padded_, p, a.interior_margin_);
+    const detail::PolytopeData& d = *b.data_;
+    const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_b)]);
+    const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_b) + 1]);
+    const ClimbEdge* edges = d.climb.data();
+    for (std::size_t k = k0; k < k1; ++k) {
+      const __m256d e = rotate_by_columns(col0, col1, col2, _mm256_sub_pd(load_climb(edges[k]), pb));
+      __m256d mid;
+      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, a.interior_margin_)) {
+        _mm256_store_pd(out, mid);
+        x = Vec3(out[0], out[1], out[2]);
+        return 2;
+      }
+    }
+  }
+  return 0;
+}
 #else
 const bool kPolytopeHaveAvx2 = false;
 bool inside_planes_avx2(const double*, std::size_t, const Vec3&, double) { return false; }
@@ -303,6 +517,7 @@ Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&,
 }
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
+int support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&) { return 0; }
 #endif
 
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin) {

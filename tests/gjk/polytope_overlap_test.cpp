@@ -305,6 +305,78 @@ TEST(PolytopeInterior, SegmentClipAvx2MatchesThePortableLoopBitForBit) {
   EXPECT_GT(compared - inside, 3000);
 }
 
+// The support-edge test's fused AVX2 loops (support_edges_crossing_avx2, used by
+// detail::support_edges_common_point) against its portable loops written out here as the header
+// has them: the same side (A's edge, B's edge, none) and the same bits of the point, on every
+// vertex of A with a random vertex of B, over pairs of hulls placed to overlap partly.
+TEST(PolytopeInterior, SupportEdgesCrossingAvx2MatchesThePortableLoopsBitForBit) {
+  if (!proxima::detail::kPolytopeHaveAvx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  const std::uint64_t seed = 2026113031;
+  Rng rng(seed);
+  const auto portable = [](const Polytope& a, const Polytope& b, const Pose& b_in_a, int ia, int ib, Vec3& x) {
+    const std::vector<Vec3>& va = a.vertices();
+    const std::vector<Vec3>& vb = b.vertices();
+    const Vec3& pa = va[static_cast<std::size_t>(ia)];
+    const Vec3 pa_in_b = b_in_a.apply_inverse(pa);
+    for (const int j : a.neighbors(ia)) {
+      if (b.strictly_crossed_by(pa_in_b, b_in_a.rotate_inverse(va[static_cast<std::size_t>(j)] - pa), x)) return 1;
+    }
+    const Vec3& pb = vb[static_cast<std::size_t>(ib)];
+    const Vec3 pb_in_a = b_in_a.apply(pb);
+    for (const int j : b.neighbors(ib)) {
+      if (a.strictly_crossed_by(pb_in_a, b_in_a.rotate(vb[static_cast<std::size_t>(j)] - pb), x)) return 2;
+    }
+    return 0;
+  };
+  int compared = 0;
+  int sides[3] = {0, 0, 0};
+  for (int i = 0; i < 200; ++i) {
+    const int na = 4 + i % 37;
+    const int nb = 4 + (i * 7) % 41;
+    const std::vector<Vec3> pa = testgen::ellipsoid_points(rng, na);
+    const std::vector<Vec3> pb = i % 5 == 0 ? testgen::box_corners(Vec3(0.6, 0.4, 0.3)) : testgen::ellipsoid_points(rng, nb);
+    const Polytope a(pa);
+    const Polytope b(pb);
+    if (!a.has_interior_test() || !b.has_interior_test()) continue;
+    const Eigen::Vector4d q = testgen::random_quaternion(rng);
+    const double reach = testgen::uniform(rng, 0.2, 2.0);
+    const Vec3 dir = testgen::random_unit_vector(rng);
+    const double scale = i % 4 == 0 ? testgen::log_uniform(rng, 1e-3, 1e4) : 1.0;
+    const Pose b_in_a = Pose::from_quaternion(q[0], q[1], q[2], q[3], scale * reach * dir);
+    // Scaled pairs: both hulls scaled alike keep the same overlap picture.
+    const Polytope as = scale == 1.0 ? a : Polytope([&] {
+      std::vector<Vec3> v = pa;
+      for (Vec3& p : v) p *= scale;
+      return v;
+    }());
+    const Polytope bs = scale == 1.0 ? b : Polytope([&] {
+      std::vector<Vec3> v = pb;
+      for (Vec3& p : v) p *= scale;
+      return v;
+    }());
+    if (!as.has_interior_test() || !bs.has_interior_test()) continue;
+    for (int ia = 0; ia < as.size(); ++ia) {
+      const int ib = static_cast<int>(testgen::uniform(rng, 0, bs.size() - 0.5));
+      Vec3 x_p = Vec3::Constant(-7), x_v = Vec3::Constant(-7);
+      const int side_p = portable(as, bs, b_in_a, ia, ib, x_p);
+      const int side_v = proxima::detail::support_edges_crossing_avx2(as, bs, b_in_a, ia, ib, x_v);
+      const std::string where =
+          "seed " + std::to_string(seed) + " pair " + std::to_string(i) + " vertices " + std::to_string(ia) + ", " + std::to_string(ib);
+      ASSERT_EQ(side_p, side_v) << where;
+      if (side_p != 0) {
+        EXPECT_EQ(std::memcmp(x_p.data(), x_v.data(), sizeof(double) * 3), 0) << where;
+      }
+      ++compared;
+      ++sides[side_p];
+    }
+  }
+  std::printf("vertex pairs compared %d: none %d, A's edge %d, B's edge %d\n", compared, sides[0], sides[1], sides[2]);
+  EXPECT_GT(compared, 3000);
+  EXPECT_GT(sides[1], 300);
+  EXPECT_GT(sides[2], 100);
+  EXPECT_GT(sides[0], 300);
+}
+
 TEST(PolytopeInterior, NotOfferedForFlatCollinearOrLargeHulls) {
   const Polytope square({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)});
   const Polytope segment({Vec3(0, 0, 0), Vec3(1, 2, 3)});

@@ -222,9 +222,16 @@ inline bool support_edges_common_point(const Polytope& a, const Polytope& b, con
   if (!(d.dot(s.w) > 0) || index_a < 0 || index_b < 0 || !a.has_interior_test() || !b.has_interior_test()) {
     return false;
   }
+  Vec3 x;
+  if (proxima::detail::kPolytopeHaveAvx2) {
+    // The same loops in one call (the same bits): shapes/polytope.hpp.
+    const int side = proxima::detail::support_edges_crossing_avx2(a, b, b_in_a, index_a, index_b, x);
+    if (side == 0) return false;
+    common = side == 1 ? b_in_a.apply(x) : x;
+    return true;
+  }
   const std::vector<Vec3>& va = a.vertices();
   const std::vector<Vec3>& vb = b.vertices();
-  Vec3 x;
   const Vec3& pa = va[static_cast<std::size_t>(index_a)];
   const Vec3 pa_in_b = b_in_a.apply_inverse(pa);
   for (const int j : a.neighbors(index_a)) {

@@ -179,6 +179,15 @@ bool segment_inside_planes(const double* planes, std::size_t padded, const Vec3&
 /// the part.
 bool segment_inside_planes_portable(const double* planes, std::size_t padded, const Vec3& p, const Vec3& e,
                                     double margin, double& t_lo, double& t_hi);
+/// gjk::detail::support_edges_common_point's two loops when the CPU has AVX2 (the same edges in
+/// the same order, the same arithmetic and bits; src/shapes/polytope.cpp): the hull edges at A's
+/// vertex index_a turned into B's frame (b_in_a: B's pose in A's frame) and tested by
+/// b.strictly_crossed_by, then B's edges at index_b turned into A's frame and tested by
+/// a.strictly_crossed_by. 1 when one of A's edges has a point strictly inside B (that point, B's
+/// frame, in x), 2 when one of B's edges has one inside A (A's frame), 0 when none. Both polytopes
+/// must have an interior test and the indices must be vertices. Call only when kPolytopeHaveAvx2.
+int support_edges_crossing_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, int index_a, int index_b,
+                                Vec3& x);
 /// segment_inside_planes four planes at a time (the portable loop's expressions, so the same
 /// answer and the same bits of t_lo, t_hi), leaving after the block of 8 planes that empties the
 /// part. Call only when kPolytopeHaveAvx2.
@@ -303,6 +312,7 @@ class Polytope {
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
                                                                          const Vec3&);
+  friend int detail::support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&);
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
   double dot(const Vec3& d, int i) const {
