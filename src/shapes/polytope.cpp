@@ -450,7 +450,30 @@ __attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& 
   const __m256d col1 = load3(r + 3);
   const __m256d col2 = load3(r + 6);
   const __m256d t = load3(b_in_a.translation().data());
-  alignas(32) double out[4];
+  // The first of `owner`'s edges at vertex `index` (its climb entries, minus the vertex `start` in
+  // owner's frame, turned into the other body's frame by `turn`) whose clip against `other`'s
+  // planes from the vertex `p` (other's frame) has its middle point inside `other`: that point in
+  // x and true; else false. Both bodies' loops below are this one, inlined with their own turn.
+  auto first_crossing = [&x](const Polytope& owner, int index, __m256d start, __m256d p, const Polytope& other,
+                             auto turn) __attribute__((target("avx2"), always_inline)) {
+    const EdgeClipPlanes c =
+        edge_clip_planes(other.coords_ + 3 * other.padded_, other.planes_padded_, p, other.interior_margin_);
+    const detail::PolytopeData& d = *owner.data_;
+    const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index)]);
+    const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index) + 1]);
+    const ClimbEdge* edges = d.climb.data();
+    for (std::size_t k = k0; k < k1; ++k) {
+      const __m256d e = turn(_mm256_sub_pd(load_climb(edges[k]), start));
+      __m256d mid;
+      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, other.interior_margin_)) {
+        alignas(32) double out[4];
+        _mm256_store_pd(out, mid);
+        x = Vec3(out[0], out[1], out[2]);
+        return true;
+      }
+    }
+    return false;
+  };
 
   // A's edges at index_a in B's frame (Pose::rotate_inverse: rotate_by_rows).
   {
@@ -467,20 +490,10 @@ __attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& 
     const __m256d pa = _mm256_setr_pd(a.coords_[ka], a.coords_[a.padded_ + ka], a.coords_[2 * a.padded_ + ka], 0.0);
     // Pose::apply_inverse: transpose_times(R, p - t).
     const __m256d p = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(pa, t));
-    const EdgeClipPlanes c = edge_clip_planes(b.coords_ + 3 * b.padded_, b.planes_padded_, p, b.interior_margin_);
-    const detail::PolytopeData& d = *a.data_;
-    const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_a)]);
-    const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_a) + 1]);
-    const ClimbEdge* edges = d.climb.data();
-    for (std::size_t k = k0; k < k1; ++k) {
-      const __m256d e = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(load_climb(edges[k]), pa));
-      __m256d mid;
-      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, b.interior_margin_)) {
-        _mm256_store_pd(out, mid);
-        x = Vec3(out[0], out[1], out[2]);
-        return 1;
-      }
-    }
+    auto turn = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
+      return rotate_by_rows(row0, row1, row2, v);
+    };
+    if (first_crossing(a, index_a, pa, p, b, turn)) return 1;
   }
 
   // B's edges at index_b in A's frame (Pose::rotate: rotate_by_columns).
@@ -489,20 +502,10 @@ __attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& 
     const __m256d pb = _mm256_setr_pd(b.coords_[kb], b.coords_[b.padded_ + kb], b.coords_[2 * b.padded_ + kb], 0.0);
     // Pose::apply: R p + t.
     const __m256d p = _mm256_add_pd(rotate_by_columns(col0, col1, col2, pb), t);
-    const EdgeClipPlanes c = edge_clip_planes(a.coords_ + 3 * a.padded_, a.planes_padded_, p, a.interior_margin_);
-    const detail::PolytopeData& d = *b.data_;
-    const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_b)]);
-    const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index_b) + 1]);
-    const ClimbEdge* edges = d.climb.data();
-    for (std::size_t k = k0; k < k1; ++k) {
-      const __m256d e = rotate_by_columns(col0, col1, col2, _mm256_sub_pd(load_climb(edges[k]), pb));
-      __m256d mid;
-      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, a.interior_margin_)) {
-        _mm256_store_pd(out, mid);
-        x = Vec3(out[0], out[1], out[2]);
-        return 2;
-      }
-    }
+    auto turn = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
+      return rotate_by_columns(col0, col1, col2, v);
+    };
+    if (first_crossing(b, index_b, pb, p, a, turn)) return 2;
   }
   return 0;
 }
