@@ -204,13 +204,11 @@ __attribute__((target("avx2"))) inline __m256d not_inside4(__m256d x, __m256d y,
   return _mm256_cmp_pd(v, limit, _CMP_NLT_UQ);
 }
 
-}  // namespace
-
-__attribute__((target("avx2"))) bool inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p,
-                                                        double margin) {
-  const __m256d x = _mm256_set1_pd(p.x());
-  const __m256d y = _mm256_set1_pd(p.y());
-  const __m256d z = _mm256_set1_pd(p.z());
+/// inside_planes_avx2's test of the point (x, y, z), each coordinate broadcast to the four lanes:
+/// 8 planes a block, then a last group of 4.
+__attribute__((target("avx2"), always_inline)) inline bool inside_planes_xyz(const double* planes, std::size_t padded,
+                                                                             __m256d x, __m256d y, __m256d z,
+                                                                             double margin) {
   const __m256d limit = _mm256_set1_pd(-margin);
   std::size_t i = 0;
   for (; i + 8 <= padded; i += 8) {
@@ -218,8 +216,15 @@ __attribute__((target("avx2"))) bool inside_planes_avx2(const double* planes, st
                                      not_inside4(x, y, z, limit, planes, padded, i + 4));
     if (_mm256_movemask_pd(out) != 0) return false;
   }
-  if (i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0) return false;
-  return true;
+  return !(i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0);
+}
+
+}  // namespace
+
+__attribute__((target("avx2"))) bool inside_planes_avx2(const double* planes, std::size_t padded, const Vec3& p,
+                                                        double margin) {
+  return inside_planes_xyz(planes, padded, _mm256_set1_pd(p.x()), _mm256_set1_pd(p.y()), _mm256_set1_pd(p.z()),
+                           margin);
 }
 
 // segment_inside_planes four planes a lane group: each lane clips [lo, hi] by its planes with the
@@ -233,22 +238,30 @@ __attribute__((target("avx2"))) bool inside_planes_avx2(const double* planes, st
 // once per 8 planes.
 namespace {
 
-/// One group of 4 planes (i..i+3) clipping the lanes' bounds; false when one of them is parallel
-/// to the segment's line and the segment is not inside it (den == 0 or NaN, and !(num > 0)).
-__attribute__((target("avx2"), always_inline)) inline bool clip4(const double* planes, std::size_t padded,
-                                                                 std::size_t i, const __m256d (&p)[3],
-                                                                 const __m256d (&e)[3], __m256d m, __m256d& lo,
-                                                                 __m256d& hi) {
-  const __m256d zero = _mm256_setzero_pd();
+/// (offset - margin) - n . p for planes i..i+3: the num of clip4.
+__attribute__((target("avx2"), always_inline)) inline __m256d clip_num4(const double* planes, std::size_t padded,
+                                                                       std::size_t i, const __m256d (&p)[3],
+                                                                       __m256d m) {
   const __m256d nx = _mm256_loadu_pd(planes + i);
   const __m256d ny = _mm256_loadu_pd(planes + padded + i);
   const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
   const __m256d off = _mm256_loadu_pd(planes + 3 * padded + i);
-  const __m256d den =
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
   const __m256d np =
       _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, p[0]), _mm256_mul_pd(ny, p[1])), _mm256_mul_pd(nz, p[2]));
-  const __m256d num = _mm256_sub_pd(_mm256_sub_pd(off, m), np);
+  return _mm256_sub_pd(_mm256_sub_pd(off, m), np);
+}
+
+/// One group of 4 planes (i..i+3) clipping the lanes' bounds with its num given (clip_num4),
+/// so that the edge test can share the num of its first planes between a vertex's edges.
+__attribute__((target("avx2"), always_inline)) inline bool clip4_num(const double* planes, std::size_t padded,
+                                                                     std::size_t i, const __m256d (&e)[3],
+                                                                     __m256d num, __m256d& lo, __m256d& hi) {
+  const __m256d zero = _mm256_setzero_pd();
+  const __m256d nx = _mm256_loadu_pd(planes + i);
+  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
+  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
+  const __m256d den =
+      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
   // Neither den > 0 nor den < 0 (0 or NaN: EQ_UQ) and !(num > 0): the portable loop's last case.
   const __m256d parallel_out =
       _mm256_and_pd(_mm256_cmp_pd(den, zero, _CMP_EQ_UQ), _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
@@ -258,6 +271,15 @@ __attribute__((target("avx2"), always_inline)) inline bool clip4(const double* p
   hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
   lo = _mm256_blendv_pd(lo, _mm256_max_pd(t, lo), _mm256_cmp_pd(den, zero, _CMP_LT_OQ));
   return _mm256_movemask_pd(parallel_out) == 0;
+}
+
+/// One group of 4 planes (i..i+3) clipping the lanes' bounds; false when one of them is parallel
+/// to the segment's line and the segment is not inside it (den == 0 or NaN, and !(num > 0)).
+__attribute__((target("avx2"), always_inline)) inline bool clip4(const double* planes, std::size_t padded,
+                                                                 std::size_t i, const __m256d (&p)[3],
+                                                                 const __m256d (&e)[3], __m256d m, __m256d& lo,
+                                                                 __m256d& hi) {
+  return clip4_num(planes, padded, i, e, clip_num4(planes, padded, i, p, m), lo, hi);
 }
 
 /// Folds the lanes' bounds (every lane then holds the largest lo, the smallest hi) and tells
@@ -303,37 +325,6 @@ __attribute__((target("avx2"))) bool segment_inside_planes_avx2(const double* pl
 // its ~750 instructions in the edge test were the glue around the clips (docs/benchmarks.md,
 // session 31).
 namespace {
-
-/// (offset - margin) - n . p for planes i..i+3: clip4's num, the same expression.
-__attribute__((target("avx2"), always_inline)) inline __m256d clip_num4(const double* planes, std::size_t padded,
-                                                                       std::size_t i, const __m256d (&p)[3],
-                                                                       __m256d m) {
-  const __m256d nx = _mm256_loadu_pd(planes + i);
-  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
-  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
-  const __m256d off = _mm256_loadu_pd(planes + 3 * padded + i);
-  const __m256d np =
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, p[0]), _mm256_mul_pd(ny, p[1])), _mm256_mul_pd(nz, p[2]));
-  return _mm256_sub_pd(_mm256_sub_pd(off, m), np);
-}
-
-/// clip4 with its num given (clip_num4).
-__attribute__((target("avx2"), always_inline)) inline bool clip4_num(const double* planes, std::size_t padded,
-                                                                     std::size_t i, const __m256d (&e)[3],
-                                                                     __m256d num, __m256d& lo, __m256d& hi) {
-  const __m256d zero = _mm256_setzero_pd();
-  const __m256d nx = _mm256_loadu_pd(planes + i);
-  const __m256d ny = _mm256_loadu_pd(planes + padded + i);
-  const __m256d nz = _mm256_loadu_pd(planes + 2 * padded + i);
-  const __m256d den =
-      _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
-  const __m256d parallel_out =
-      _mm256_and_pd(_mm256_cmp_pd(den, zero, _CMP_EQ_UQ), _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
-  const __m256d t = _mm256_div_pd(num, den);
-  hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
-  lo = _mm256_blendv_pd(lo, _mm256_max_pd(t, lo), _mm256_cmp_pd(den, zero, _CMP_LT_OQ));
-  return _mm256_movemask_pd(parallel_out) == 0;
-}
 
 /// The planes one side of the edge test clips against, with what every edge from one vertex
 /// shares: the start p broadcast, the margin, and num of the first block (planes 0..7, or 0..3
@@ -395,17 +386,8 @@ __attribute__((target("avx2"), always_inline)) inline bool edge_clip(const EdgeC
 /// inside_planes_avx2 of the point (x, y, z, -) in one ymm (the same blocks and expressions).
 __attribute__((target("avx2"), always_inline)) inline bool inside_planes4(const double* planes, std::size_t padded,
                                                                           __m256d x4, double margin) {
-  const __m256d x = _mm256_permute4x64_pd(x4, 0x00);
-  const __m256d y = _mm256_permute4x64_pd(x4, 0x55);
-  const __m256d z = _mm256_permute4x64_pd(x4, 0xAA);
-  const __m256d limit = _mm256_set1_pd(-margin);
-  std::size_t i = 0;
-  for (; i + 8 <= padded; i += 8) {
-    const __m256d out = _mm256_or_pd(not_inside4(x, y, z, limit, planes, padded, i),
-                                     not_inside4(x, y, z, limit, planes, padded, i + 4));
-    if (_mm256_movemask_pd(out) != 0) return false;
-  }
-  return !(i < padded && _mm256_movemask_pd(not_inside4(x, y, z, limit, planes, padded, i)) != 0);
+  return inside_planes_xyz(planes, padded, _mm256_permute4x64_pd(x4, 0x00), _mm256_permute4x64_pd(x4, 0x55),
+                           _mm256_permute4x64_pd(x4, 0xAA), margin);
 }
 
 /// Lanes 0..2 of a Vec3 (lane 3 zero), from three scalar loads: the pose and the vertex were
