@@ -1430,12 +1430,14 @@ int detail::exact_setup_avx2_mismatches(const Pose& a_start, const Pose& a_end, 
 
 namespace {
 
-/// The caller's view of a query the exact mode runs with the bodies' roles swapped (exact_collisions).
-struct CallerRoles {
-  Screw screw;           ///< the caller's relative motion (B in A's frame)
-  Pose b_in_a_start;     ///< the caller's B in the caller's A's frame at the start
-  Screw a_motion;        ///< the caller's A's own motion in the world
-  Pose a_start;          ///< the caller's A's start pose
+/// What the exact mode reports its collisions in: the caller's bodies, whichever roles the query
+/// ran with (exact_collisions).
+struct CallerFrame {
+  Screw screw;          ///< the caller's relative motion (B in A's frame): the result's screw
+  Screw a_motion;       ///< the caller's A's own motion in the world (finish_collisions)
+  Pose a_start;         ///< the caller's A's start pose
+  bool swapped = false; ///< the query ran with A and B exchanged
+  Pose b_in_a_start;    ///< (swapped) the caller's B in the caller's A's frame at the start
 };
 
 /// The features a body offers the exact mode's slab loop: its vertices, edges and faces.
@@ -1444,12 +1446,13 @@ std::size_t feature_count(const Mesh& m) {
          static_cast<std::size_t>(m.num_faces());
 }
 
-/// The exact mode, A's features in grids and B's walked per slab. With `caller` set, A and B are
-/// the caller's B and A (screw_collisions swapped them): the collisions found are turned back into
-/// the caller's terms (kinds, feature ids, the caller's A frame and normal direction) before they
-/// are ordered and moved to the world, and the result carries the caller's screw.
-ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
-                             const Pose& b_end, const ScrewOptions& options, const CallerRoles* caller);
+/// The exact mode, A's features in grids and B's walked per slab, B moving relative to A by
+/// `screw`. With caller.swapped, A and B are the caller's B and A (screw_collisions exchanged
+/// them): the collisions found are turned back into the caller's terms (kinds, feature ids, the
+/// caller's A frame and normal direction) before they are ordered and moved to the world. The
+/// result carries the caller's screw.
+ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Mesh& b, const Pose& b_start, const Screw& screw,
+                             const ScrewOptions& options, const CallerFrame& caller);
 
 }  // namespace
 
@@ -1470,21 +1473,25 @@ ScrewResult screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
   // contact functions up to rounding, and the collisions turned back (L-prism against the
   // 300-face torus: 241 -> 139 us a query, docs/benchmarks.md session 31). Bodies of similar size
   // keep their roles, and so their bits.
+  // Both motions are decomposed first, in this order, whichever roles run: a relative or own
+  // rotation at or beyond pi throws "rotation" for either order of the bodies.
+  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
+  CallerFrame caller{screw, decompose(a_end * a_start.inverse()), a_start, false, Pose()};
   if (t_exact_swap_allowed && feature_count(b) > kExactSwapFeatureRatio * feature_count(a)) {
-    const CallerRoles caller{decompose(relative_motion(a_start, a_end, b_start, b_end)),
-                             relative_pose(a_start, b_start), decompose(a_end * a_start.inverse()), a_start};
-    return exact_collisions(b, b_start, b_end, a, a_start, a_end, options, &caller);
+    caller.swapped = true;
+    caller.b_in_a_start = relative_pose(a_start, b_start);
+    return exact_collisions(b, b_start, a, a_start, decompose(relative_motion(b_start, b_end, a_start, a_end)), options,
+                            caller);
   }
-  return exact_collisions(a, a_start, a_end, b, b_start, b_end, options, nullptr);
+  return exact_collisions(a, a_start, b, b_start, screw, options, caller);
 }
 
 namespace {
 
-ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b, const Pose& b_start,
-                             const Pose& b_end, const ScrewOptions& options, const CallerRoles* caller) {
+ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Mesh& b, const Pose& b_start, const Screw& screw,
+                             const ScrewOptions& options, const CallerFrame& caller) {
   ScrewResult result;
-  const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
-  result.screw = caller ? caller->screw : screw;
+  result.screw = caller.screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
   ExactWorkspace& work = t_exact_workspace;
@@ -2189,7 +2196,7 @@ ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
     if (options.first_contact_only && !solver.collisions().empty()) break;
   }
 
-  if (caller) {
+  if (caller.swapped) {
     // Found with the roles swapped: in B's frame, B's vertex in A's face (VF) or the reverse, the
     // normal from B towards A. In the caller's terms: the other kind (the vertex and face ids
     // already name the caller's vertex and face), the edges exchanged, the point and normal in the
@@ -2202,14 +2209,12 @@ ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Pose& a_e
         c.type = CollisionType::vf;
       }
       std::swap(c.edge_a, c.edge_b);
-      const Pose b_in_a = caller->screw.pose(c.time) * caller->b_in_a_start;
+      const Pose b_in_a = caller.screw.pose(c.time) * caller.b_in_a_start;
       c.point = b_in_a.apply(c.point);
       c.normal = -b_in_a.rotate(c.normal);
     }
-    detail::finish_collisions(solver.collisions(), options, caller->a_motion, caller->a_start, result);
-  } else {
-    detail::finish_collisions(solver.collisions(), options, decompose(a_end * a_start.inverse()), a_start, result);
   }
+  detail::finish_collisions(solver.collisions(), options, caller.a_motion, caller.a_start, result);
   result.iterations = solver.stats().intervals + solver.stats().evaluations;
   // The storage back to the workspace for the next query.
   work.a = std::move(body_a);

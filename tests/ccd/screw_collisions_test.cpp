@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <utility>
 #include <vector>
 
 #ifdef PROXIMA_HAVE_CGAL
@@ -153,6 +154,20 @@ TEST(ScrewCollisions, RefusesBadInput) {
     ADD_FAILURE();
   } catch (const InvalidInput& e) {
     EXPECT_EQ(e.field(), "rotation");
+  }
+  // Both bodies turned by the same half turn: no relative motion, but A's own rotation is at pi.
+  // The exact mode refuses it with either body first: with the torus as B it swaps the roles (a B
+  // of more than 3x A's features), with the box as B it does not.
+  const Mesh torus = mesh::make_torus(1, 0.3);
+  const Pose turned_a = Pose::from_matrix(half_turn);
+  const Pose turned_b = Pose::from_matrix(half_turn, half_turn * Vec3(5, 0, 0));
+  for (const auto& [first, second] : {std::pair(&a, &torus), std::pair(&torus, &a)}) {
+    try {
+      screw_collisions(*first, Pose(), turned_a, *second, at(5), turned_b);
+      ADD_FAILURE() << first->num_faces() << " faces first";
+    } catch (const InvalidInput& e) {
+      EXPECT_EQ(e.field(), "rotation");
+    }
   }
   ScrewOptions bad;
   bad.time_tolerance = 0;
