@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -155,18 +156,38 @@ TEST(ScrewCollisions, RefusesBadInput) {
   } catch (const InvalidInput& e) {
     EXPECT_EQ(e.field(), "rotation");
   }
-  // Both bodies turned by the same half turn: no relative motion, but A's own rotation is at pi.
-  // The exact mode refuses it with either body first: with the torus as B it swaps the roles (a B
-  // of more than 3x A's features), with the box as B it does not.
+  // Both bodies turned by the same angle: no relative motion, so nothing is reported, but A's own
+  // rotation must stay below pi - kScrewPiMargin in both modes. The exact mode refuses it with
+  // either body first: with the torus as B it swaps the roles (a B of more than 3x A's features),
+  // with the box as B it does not. The raster checks the angle by a trace test and leaves the
+  // verdict near the limit to decompose: pi - 1e-5 passes through that fallback and is accepted,
+  // pi - 1e-7 is inside the margin and refused.
   const Mesh torus = mesh::make_torus(1, 0.3);
-  const Pose turned_a = Pose::from_matrix(half_turn);
-  const Pose turned_b = Pose::from_matrix(half_turn, half_turn * Vec3(5, 0, 0));
-  for (const auto& [first, second] : {std::pair(&a, &torus), std::pair(&torus, &a)}) {
-    try {
-      screw_collisions(*first, Pose(), turned_a, *second, at(5), turned_b);
-      ADD_FAILURE() << first->num_faces() << " faces first";
-    } catch (const InvalidInput& e) {
-      EXPECT_EQ(e.field(), "rotation");
+  struct Turn {
+    double angle;
+    bool refused;
+  };
+  for (const Turn turn : {Turn{std::numbers::pi, true}, Turn{std::numbers::pi - 1e-7, true},
+                          Turn{std::numbers::pi - 1e-5, false}, Turn{std::numbers::pi - 1e-3, false}}) {
+    const Mat3 r = Eigen::AngleAxisd(turn.angle, Vec3(0.3, 1, 0.2).normalized()).toRotationMatrix();
+    const Pose turned_a = Pose::from_matrix(r);
+    const Pose turned_b = Pose::from_matrix(r, r * Vec3(5, 0, 0));
+    for (const ScrewMethod method : {ScrewMethod::exact, ScrewMethod::raster}) {
+      ScrewOptions options;
+      options.method = method;
+      for (const auto& [first, second] : {std::pair(&a, &torus), std::pair(&torus, &a)}) {
+        std::ostringstream what;
+        what << "angle pi - " << std::numbers::pi - turn.angle << ", "
+             << (method == ScrewMethod::exact ? "exact" : "raster") << ", " << first->num_faces() << " faces first";
+        try {
+          const ScrewResult result = screw_collisions(*first, Pose(), turned_a, *second, at(5), turned_b, options);
+          EXPECT_FALSE(turn.refused) << what.str();
+          EXPECT_FALSE(result.contact) << what.str();
+        } catch (const InvalidInput& e) {
+          EXPECT_TRUE(turn.refused) << what.str();
+          EXPECT_EQ(e.field(), "rotation") << what.str();
+        }
+      }
     }
   }
   ScrewOptions bad;
