@@ -206,12 +206,11 @@ __attribute__((target("avx2"))) inline __m256d not_inside4(__m256d x, __m256d y,
 
 /// inside_planes_avx2's test of the point (x, y, z), each coordinate broadcast to the four lanes:
 /// 8 planes a block, then a last group of 4.
-/// From plane `first` on (0, or 8 when the caller has tested the first block itself).
 __attribute__((target("avx2"), always_inline)) inline bool inside_planes_xyz(const double* planes, std::size_t padded,
                                                                              __m256d x, __m256d y, __m256d z,
-                                                                             double margin, std::size_t first = 0) {
+                                                                             double margin) {
   const __m256d limit = _mm256_set1_pd(-margin);
-  std::size_t i = first;
+  std::size_t i = 0;
   for (; i + 8 <= padded; i += 8) {
     const __m256d out = _mm256_or_pd(not_inside4(x, y, z, limit, planes, padded, i),
                                      not_inside4(x, y, z, limit, planes, padded, i + 4));
@@ -335,7 +334,6 @@ struct EdgeClipPlanes {
   std::size_t padded;
   __m256d p[3];
   __m256d m;
-  __m256d np0, np1;  // n . p of the first block (dots4's order, which clip_num4 uses too)
   __m256d num0, num1;
 };
 
@@ -349,31 +347,9 @@ __attribute__((target("avx2"), always_inline)) inline EdgeClipPlanes edge_clip_p
   c.p[1] = _mm256_permute4x64_pd(p, 0x55);
   c.p[2] = _mm256_permute4x64_pd(p, 0xAA);
   c.m = _mm256_set1_pd(margin);
-  const double* z = planes + 2 * padded;
-  c.np0 = dots4(c.p[0], c.p[1], c.p[2], planes, planes + padded, z, 0);
-  c.np1 = padded >= 8 ? dots4(c.p[0], c.p[1], c.p[2], planes, planes + padded, z, 4) : c.np0;
+  c.num0 = clip_num4(planes, padded, 0, c.p, c.m);
+  c.num1 = padded >= 8 ? clip_num4(planes, padded, 4, c.p, c.m) : c.num0;
   return c;
-}
-
-/// The first block's num (clip_num4's expression, (offset - margin) - n . p, on c's n . p): made
-/// apart so that a vertex test that answers does not pay for it.
-__attribute__((target("avx2"), always_inline)) inline void make_first_num(EdgeClipPlanes& c) {
-  const double* off = c.planes + 3 * c.padded;
-  c.num0 = _mm256_sub_pd(_mm256_sub_pd(_mm256_loadu_pd(off), c.m), c.np0);
-  c.num1 = c.padded >= 8 ? _mm256_sub_pd(_mm256_sub_pd(_mm256_loadu_pd(off + 4), c.m), c.np1) : c.num0;
-}
-
-/// inside_planes_avx2 of the start p itself (the same blocks, expressions and answer), its first
-/// block read from np0, np1: the vertex test of gjk::detail::first_support_common_point.
-__attribute__((target("avx2"), always_inline)) inline bool start_inside(const EdgeClipPlanes& c, double margin) {
-  const __m256d limit = _mm256_set1_pd(-margin);
-  const double* off = c.planes + 3 * c.padded;
-  // not_inside4: n . p - offset >= -margin, or NaN.
-  const __m256d out0 = _mm256_cmp_pd(_mm256_sub_pd(c.np0, _mm256_loadu_pd(off)), limit, _CMP_NLT_UQ);
-  if (c.padded < 8) return _mm256_movemask_pd(out0) == 0;
-  const __m256d out1 = _mm256_cmp_pd(_mm256_sub_pd(c.np1, _mm256_loadu_pd(off + 4)), limit, _CMP_NLT_UQ);
-  if (_mm256_movemask_pd(_mm256_or_pd(out0, out1)) != 0) return false;
-  return inside_planes_xyz(c.planes, c.padded, c.p[0], c.p[1], c.p[2], margin, 8);
 }
 
 /// segment_inside_planes_avx2 of p + t e (e as (x, y, z, -) in one ymm), the same blocks and
@@ -446,26 +422,11 @@ __attribute__((target("avx2"), always_inline)) inline __m256d load_climb(const C
   return _mm256_blend_pd(_mm256_loadu_pd(&c.x), _mm256_setzero_pd(), 0b1000);
 }
 
-/// What support_crossing reads of one polytope (its private fields, handed over by the friends
-/// below).
-struct CrossingSide {
-  const double* coords;  // the scan block: x | y | z, `padded` each, then the planes
-  std::size_t padded;
-  std::size_t planes_padded;
-  double margin;
-  const detail::PolytopeData* data;
-  const double* planes() const { return coords + 3 * padded; }
-};
+}  // namespace
 
-/// support_edges_crossing_avx2's body (1 or 2 for the edges); with `Vertices`, first the two
-/// support vertices' own tests (first_support_common_point's: B's vertex inside A, then A's inside
-/// B; 1 or 2) on the n . p of the first block of planes that each side's edges are clipped against
-/// from that vertex anyway, then the edges (3 or 4).
-template <bool Vertices>
-__attribute__((target("avx2"), always_inline)) inline int support_crossing(const CrossingSide& a,
-                                                                           const CrossingSide& b,
-                                                                           const Pose& b_in_a, int index_a,
-                                                                           int index_b, Vec3& x) {
+__attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& a, const Polytope& b,
+                                                                const Pose& b_in_a, int index_a, int index_b,
+                                                                Vec3& x) {
   const double* r = b_in_a.rotation().data();  // column-major: r[3 j + i] = R(i, j)
   const __m256d col0 = load3(r);
   const __m256d col1 = load3(r + 3);
@@ -473,19 +434,20 @@ __attribute__((target("avx2"), always_inline)) inline int support_crossing(const
   const __m256d t = load3(b_in_a.translation().data());
   // The first of `owner`'s edges at vertex `index` (its climb entries, minus the vertex `start` in
   // owner's frame, turned into the other body's frame by `turn`) whose clip against `other`'s
-  // planes `c` from the vertex p (other's frame, in c) has its middle point inside `other`: that
-  // point in x and true; else false. Both bodies' loops below are this one, inlined with their own
-  // turn.
-  auto first_crossing = [&x](const CrossingSide& owner, int index, __m256d start, __m256d p, const EdgeClipPlanes& c,
-                             double margin, auto turn) __attribute__((target("avx2"), always_inline)) {
-    const detail::PolytopeData& d = *owner.data;
+  // planes from the vertex `p` (other's frame) has its middle point inside `other`: that point in
+  // x and true; else false. Both bodies' loops below are this one, inlined with their own turn.
+  auto first_crossing = [&x](const Polytope& owner, int index, __m256d start, __m256d p, const Polytope& other,
+                             auto turn) __attribute__((target("avx2"), always_inline)) {
+    const EdgeClipPlanes c =
+        edge_clip_planes(other.coords_ + 3 * other.padded_, other.planes_padded_, p, other.interior_margin_);
+    const detail::PolytopeData& d = *owner.data_;
     const auto k0 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index)]);
     const auto k1 = static_cast<std::size_t>(d.offsets[static_cast<std::size_t>(index) + 1]);
     const ClimbEdge* edges = d.climb.data();
     for (std::size_t k = k0; k < k1; ++k) {
       const __m256d e = turn(_mm256_sub_pd(load_climb(edges[k]), start));
       __m256d mid;
-      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, margin)) {
+      if (edge_clip(c, p, e, mid) && inside_planes4(c.planes, c.padded, mid, other.interior_margin_)) {
         alignas(32) double out[4];
         _mm256_store_pd(out, mid);
         x = Vec3(out[0], out[1], out[2]);
@@ -495,62 +457,39 @@ __attribute__((target("avx2"), always_inline)) inline int support_crossing(const
     return false;
   };
 
-  // B's vertex in A's frame (Pose::apply: R p + t, rotate_by_columns). With Vertices, first
-  // first_support_common_point's order: B's vertex inside A, then A's inside B.
-  const auto kb = static_cast<std::size_t>(index_b);
-  const __m256d pb = _mm256_setr_pd(b.coords[kb], b.coords[b.padded + kb], b.coords[2 * b.padded + kb], 0.0);
-  const __m256d pb_in_a = _mm256_add_pd(rotate_by_columns(col0, col1, col2, pb), t);
-  EdgeClipPlanes ca;
-
-  // A's vertex and edges at index_a in B's frame (Pose::apply_inverse, transpose_times(R, p - t),
-  // and Pose::rotate_inverse: rotate_by_rows). The rows of R: the transpose of (col0, col1, col2, 0).
-  const __m256d zero = _mm256_setzero_pd();
-  const __m256d lo01 = _mm256_unpacklo_pd(col0, col1);  // R00 R01 | R20 R21
-  const __m256d hi01 = _mm256_unpackhi_pd(col0, col1);  // R10 R11 | -   -
-  const __m256d lo2z = _mm256_unpacklo_pd(col2, zero);  // R02 0   | R22 0
-  const __m256d hi2z = _mm256_unpackhi_pd(col2, zero);  // R12 0   | -   0
-  const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2z, 0x20);
-  const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2z, 0x20);
-  const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2z, 0x31);
-  const auto ka = static_cast<std::size_t>(index_a);
-  const __m256d pa = _mm256_setr_pd(a.coords[ka], a.coords[a.padded + ka], a.coords[2 * a.padded + ka], 0.0);
-  const __m256d pa_in_b = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(pa, t));
-  EdgeClipPlanes cb = edge_clip_planes(b.planes(), b.planes_padded, pa_in_b, b.margin);
-  if constexpr (Vertices) {
-    if (start_inside(cb, b.margin)) return 2;
+  // A's edges at index_a in B's frame (Pose::rotate_inverse: rotate_by_rows).
+  {
+    // The rows of R: the transpose of (col0, col1, col2, 0).
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d lo01 = _mm256_unpacklo_pd(col0, col1);  // R00 R01 | R20 R21
+    const __m256d hi01 = _mm256_unpackhi_pd(col0, col1);  // R10 R11 | -   -
+    const __m256d lo2z = _mm256_unpacklo_pd(col2, zero);  // R02 0   | R22 0
+    const __m256d hi2z = _mm256_unpackhi_pd(col2, zero);  // R12 0   | -   0
+    const __m256d row0 = _mm256_permute2f128_pd(lo01, lo2z, 0x20);
+    const __m256d row1 = _mm256_permute2f128_pd(hi01, hi2z, 0x20);
+    const __m256d row2 = _mm256_permute2f128_pd(lo01, lo2z, 0x31);
+    const auto ka = static_cast<std::size_t>(index_a);
+    const __m256d pa = _mm256_setr_pd(a.coords_[ka], a.coords_[a.padded_ + ka], a.coords_[2 * a.padded_ + ka], 0.0);
+    // Pose::apply_inverse: transpose_times(R, p - t).
+    const __m256d p = rotate_by_rows(row0, row1, row2, _mm256_sub_pd(pa, t));
+    auto turn = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
+      return rotate_by_rows(row0, row1, row2, v);
+    };
+    if (first_crossing(a, index_a, pa, p, b, turn)) return 1;
   }
-  make_first_num(cb);
-  auto turn_a = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
-    return rotate_by_rows(row0, row1, row2, v);
-  };
-  if (first_crossing(a, index_a, pa, pa_in_b, cb, b.margin, turn_a)) return Vertices ? 3 : 1;
 
   // B's edges at index_b in A's frame (Pose::rotate: rotate_by_columns).
-  ca = edge_clip_planes(a.planes(), a.planes_padded, pb_in_a, a.margin);
-  make_first_num(ca);
-  auto turn_b = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
-    return rotate_by_columns(col0, col1, col2, v);
-  };
-  if (first_crossing(b, index_b, pb, pb_in_a, ca, a.margin, turn_b)) return Vertices ? 4 : 2;
+  {
+    const auto kb = static_cast<std::size_t>(index_b);
+    const __m256d pb = _mm256_setr_pd(b.coords_[kb], b.coords_[b.padded_ + kb], b.coords_[2 * b.padded_ + kb], 0.0);
+    // Pose::apply: R p + t.
+    const __m256d p = _mm256_add_pd(rotate_by_columns(col0, col1, col2, pb), t);
+    auto turn = [&](__m256d v) __attribute__((target("avx2"), always_inline)) {
+      return rotate_by_columns(col0, col1, col2, v);
+    };
+    if (first_crossing(b, index_b, pb, p, a, turn)) return 2;
+  }
   return 0;
-}
-
-}  // namespace
-
-__attribute__((target("avx2"))) int support_edges_crossing_avx2(const Polytope& a, const Polytope& b,
-                                                                const Pose& b_in_a, int index_a, int index_b,
-                                                                Vec3& x) {
-  const CrossingSide sa{a.coords_, a.padded_, a.planes_padded_, a.interior_margin_, a.data_.get()};
-  const CrossingSide sb{b.coords_, b.padded_, b.planes_padded_, b.interior_margin_, b.data_.get()};
-  return support_crossing<false>(sa, sb, b_in_a, index_a, index_b, x);
-}
-
-__attribute__((target("avx2"))) int support_vertices_and_edges_avx2(const Polytope& a, const Polytope& b,
-                                                                    const Pose& b_in_a, int index_a, int index_b,
-                                                                    Vec3& x) {
-  const CrossingSide sa{a.coords_, a.padded_, a.planes_padded_, a.interior_margin_, a.data_.get()};
-  const CrossingSide sb{b.coords_, b.padded_, b.planes_padded_, b.interior_margin_, b.data_.get()};
-  return support_crossing<true>(sa, sb, b_in_a, index_a, index_b, x);
 }
 #else
 const bool kPolytopeHaveAvx2 = false;
@@ -564,7 +503,6 @@ Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&,
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
 int support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&) { return 0; }
-int support_vertices_and_edges_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&) { return 0; }
 #endif
 
 bool inside_planes(const double* planes, std::size_t padded, const Vec3& p, double margin) {

@@ -685,30 +685,24 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
         run.simplex.points[0] = md.support(direction);
         run.simplex.size = 1;
         Vec3 common;
-        if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
-          // Two polytopes: the same vertex tests (on small hulls with the edge test below in one
-          // call, first_support_overlap.hpp), then the second farthest vertices along the same
-          // direction (distance only; intersect() and the batch kernels, which repeat it bit for
-          // bit, keep the one test), then the edges at the two support vertices clipped against
-          // the other body (the shallow edge crossings both vertex tests miss).
-          const SupportPairTest found =
-              polytope_support_pair_test(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
-                                         gjk_options->support_edge_overlap, common);
-          if (found == SupportPairTest::common_point) return common_point_answer(pose_a.apply(common));
-          if (found == SupportPairTest::vertices_only) {
-            if (gjk_options->neighbour_support_overlap &&
-                neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_,
-                                               md.hint_b_, common)) {
-              return common_point_answer(pose_a.apply(common));
-            }
-            if (gjk_options->support_edge_overlap &&
-                support_edges_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
-                                           common)) {
-              return common_point_answer(pose_a.apply(common));
-            }
-          }
-        } else if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
+        if (first_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], common)) {
           return common_point_answer(pose_a.apply(common));
+        }
+        if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) {
+          // Two polytopes: the second farthest vertices along the same direction (distance only;
+          // intersect() and the batch kernels, which repeat it bit for bit, keep the one test).
+          if (gjk_options->neighbour_support_overlap &&
+              neighbour_support_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                             common)) {
+            return common_point_answer(pose_a.apply(common));
+          }
+          // Then the edges at the two support vertices clipped against the other body (the shallow
+          // edge crossings both vertex tests miss).
+          if (gjk_options->support_edge_overlap &&
+              support_edges_common_point(a, b, b_in_a, direction, run.simplex.points[0], md.hint_a_, md.hint_b_,
+                                         common)) {
+            return common_point_answer(pose_a.apply(common));
+          }
         }
       }
     }

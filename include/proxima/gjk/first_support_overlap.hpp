@@ -251,52 +251,6 @@ inline bool support_edges_common_point(const Polytope& a, const Polytope& b, con
   return false;
 }
 
-/// What polytope_support_pair_test found: a common point; none (no test of GJK's first support
-/// pair, its neighbours or its edges can find one: the run starts); or none in the two vertex
-/// tests, the neighbour and edge tests still to be made by the caller.
-enum class SupportPairTest { common_point, none, vertices_only };
-
-/// first_support_common_point for two polytopes (the same tests, order and common point), and on
-/// hulls for which neighbour_support_common_point does nothing (fewer than
-/// kNeighbourSupportMinVertices vertices in one of them) with `edges` (GjkOptions::
-/// support_edge_overlap), A's vertex test and support_edges_common_point's loops too, in one AVX2
-/// call (proxima::detail::support_vertices_and_edges_avx2: the vertex test shares its n . p with
-/// the first clips of A's edges, which start from the same point; the same answers and point).
-/// `s` is the support pair made in direction d from the vertices index_a, index_b.
-inline SupportPairTest polytope_support_pair_test(const Polytope& a, const Polytope& b, const Pose& b_in_a,
-                                                  const Vec3& d, const SupportPoint& s, int index_a, int index_b,
-                                                  bool edges, Vec3& common) {
-  // d . w <= 0 (or NaN): none of the tests would look (each checks this first).
-  if (!(d.dot(s.w) > 0)) return SupportPairTest::none;
-  if (a.strictly_contains(s.b)) {
-    common = s.b;
-    return SupportPairTest::common_point;
-  }
-  if ((a.size() < kNeighbourSupportMinVertices || b.size() < kNeighbourSupportMinVertices) && edges &&
-      proxima::detail::kPolytopeHaveAvx2 && index_a >= 0 && index_b >= 0 && a.has_interior_test() &&
-      b.has_interior_test()) {
-    Vec3 x;
-    switch (proxima::detail::support_vertices_and_edges_avx2(a, b, b_in_a, index_a, index_b, x)) {
-      case 2:
-        common = s.a;
-        return SupportPairTest::common_point;
-      case 3:
-        common = b_in_a.apply(x);
-        return SupportPairTest::common_point;
-      case 4:
-        common = x;
-        return SupportPairTest::common_point;
-      default:
-        return SupportPairTest::none;
-    }
-  }
-  if (b.strictly_contains(b_in_a.apply_inverse(s.a))) {
-    common = s.a;
-    return SupportPairTest::common_point;
-  }
-  return SupportPairTest::vertices_only;
-}
-
 }  // namespace detail
 
 }  // namespace proxima::gjk

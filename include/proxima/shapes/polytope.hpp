@@ -188,17 +188,6 @@ bool segment_inside_planes_portable(const double* planes, std::size_t padded, co
 /// must have an interior test and the indices must be vertices. Call only when kPolytopeHaveAvx2.
 int support_edges_crossing_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, int index_a, int index_b,
                                 Vec3& x);
-/// gjk::detail::first_support_common_point's two vertex tests on two polytopes (B's vertex
-/// index_b in A's frame strictly inside A, then A's vertex index_a in B's frame strictly inside B:
-/// the same points, expressions and answers), then support_edges_crossing_avx2's two loops, in
-/// one call: each vertex test reads the first block of the planes its side's edges are clipped
-/// against from the same n . p. 1 when B's vertex is inside A, 2 when A's is inside B (the caller
-/// has both points: the support pair's b and a), 3 when one of A's edges has a point strictly
-/// inside B (that point, B's frame, in x), 4 when one of B's edges has one inside A (A's frame),
-/// 0 when none. Both polytopes must have an interior test and the indices must be vertices. Call
-/// only when kPolytopeHaveAvx2.
-int support_vertices_and_edges_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, int index_a,
-                                    int index_b, Vec3& x);
 /// segment_inside_planes four planes at a time (the portable loop's expressions, so the same
 /// answer and the same bits of t_lo, t_hi), leaving after the block of 8 planes that empties the
 /// part. Call only when kPolytopeHaveAvx2.
@@ -324,7 +313,6 @@ class Polytope {
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
                                                                          const Vec3&);
   friend int detail::support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&);
-  friend int detail::support_vertices_and_edges_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&);
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
   double dot(const Vec3& d, int i) const {
