@@ -181,7 +181,8 @@ void pose_relative_portable(const double* ra, const double* ta, const double* rb
 #ifdef PROXIMA_POSE_X86
 // The AVX2 forms hold one column (3 doubles) per register. Columns 0 and 1 of a rotation are
 // read 4 wide (the fourth lane is the next column's first entry, unused); column 2 and the
-// translations, which end their arrays, with a 3-lane mask. An entry's three terms x, y, z (the
+// translations, which end their arrays, with a 3-lane mask. Every result column is stored as
+// 2 + 1 doubles (store3), not with a mask. An entry's three terms x, y, z (the
 // products with v[0], v[1], v[2]) are summed as (x + y) + z in rows 0 and 1 and as x + (y + z) in
 // row 2 (pose_kernels.hpp); combine() adds them in those orders, and multiply and add are kept
 // separate (no "fma" target), so every entry has the portable form's bits.
@@ -201,12 +202,21 @@ __attribute__((target("avx2"))) inline __m256d combine(__m256d c0, __m256d c1, _
   return _mm256_add_pd(_mm256_add_pd(first, y), last);
 }
 
-/// Stores three columns into r (9 doubles): the first two 4 wide in order (each fourth lane is
-/// overwritten by the next column), the last with the mask.
+/// Lanes 0..2 of c into r[0..2], as a pair and a single: no masked store, and no store wider than
+/// the column. Why: the caller reads the pose back at once (gjk::distance's support and centres
+/// read b_in_a right after relative_pose), and on this AMD EPYC those loads waited for the masked
+/// (and the overlapping 4-wide) stores to reach the cache instead of taking their data from them:
+/// the old stores cost the N = 8 distance pairs ~8 ns a query (docs/benchmarks.md, session 32).
+/// Same values, so the same bits.
+__attribute__((target("avx2"))) inline void store3(double* r, __m256d c) {
+  _mm_storeu_pd(r, _mm256_castpd256_pd128(c));
+  _mm_store_sd(r + 2, _mm256_extractf128_pd(c, 1));
+}
+/// Stores three columns into r (9 doubles), each by store3.
 __attribute__((target("avx2"))) inline void store_columns(double* r, __m256d c0, __m256d c1, __m256d c2) {
-  _mm256_storeu_pd(r, c0);
-  _mm256_storeu_pd(r + 3, c1);
-  _mm256_maskstore_pd(r + 6, three_lanes(), c2);
+  store3(r, c0);
+  store3(r + 3, c1);
+  store3(r + 6, c2);
 }
 
 /// The pose (r, t) = the matrix (c0, c1, c2) times the pose (rb, tb), its translation moved by
@@ -216,7 +226,7 @@ __attribute__((target("avx2"))) inline void store_columns(double* r, __m256d c0,
 __attribute__((target("avx2"))) inline void store_product(__m256d c0, __m256d c1, __m256d c2, const double* rb,
                                                           const double* tb, __m256d shift, double* r, double* t) {
   store_columns(r, combine(c0, c1, c2, rb), combine(c0, c1, c2, rb + 3), combine(c0, c1, c2, rb + 6));
-  _mm256_maskstore_pd(t, three_lanes(), _mm256_add_pd(combine(c0, c1, c2, tb), shift));
+  store3(t, _mm256_add_pd(combine(c0, c1, c2, tb), shift));
 }
 
 /// The columns of ra^T (the rows of ra: (a0 a3 a6), (a1 a4 a7), (a2 a5 a8)), fourth lanes zero.
@@ -247,7 +257,7 @@ __attribute__((target("avx2"))) void pose_invert_avx2(const double* ra, const do
   __m256d row0, row1, row2;
   transposed_columns(ra, row0, row1, row2);
   store_columns(r, row0, row1, row2);
-  _mm256_maskstore_pd(t, three_lanes(), inverse_translation(row0, row1, row2, ta));
+  store3(t, inverse_translation(row0, row1, row2, ta));
 }
 
 __attribute__((target("avx2"))) void pose_compose_avx2(const double* ra, const double* ta, const double* rb,
