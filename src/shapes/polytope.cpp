@@ -104,43 +104,6 @@ __attribute__((target("avx2"), always_inline)) inline int scan_avx2_inline(const
 // saved on cold queries).
 // m is one of the products (max_pd returns an operand), so the mask is not empty unless m is the
 // -inf start value or a -inf product, where the sequential scan's answer is vertex 0.
-// scan_small_avx2 for a vertex count known at compile time (Blocks groups of 4): the products
-// stay in registers (no stack buffer, no loop counters, constant mask shifts). Why: the pair
-// support is about 28% of an EPA query at 32 vertices (docs/benchmarks.md, session 31), and each
-// product block's store, reload and loop step was a fixed cost per call. Same answer bit for
-// bit: the same products (dots4), each accumulator a NaN-free running max_pd from -inf as in the
-// loop, so the maximum's value is the same (only its sign of zero may differ, which == ignores),
-// and the same first-equal-index rule.
-template <std::size_t Blocks>
-__attribute__((target("avx2"), always_inline)) inline int scan_fixed_avx2(const double* x, const double* y,
-                                                                        const double* z, double dx, double dy,
-                                                                        double dz) {
-  static_assert(Blocks >= 1 && 4 * Blocks <= 64, "one bit per product in a 64-bit mask");
-  const __m256d vx = _mm256_set1_pd(dx);
-  const __m256d vy = _mm256_set1_pd(dy);
-  const __m256d vz = _mm256_set1_pd(dz);
-  const __m256d minus_inf = _mm256_set1_pd(-std::numeric_limits<double>::infinity());
-  __m256d v[Blocks];
-  // Four accumulators, block k into accumulator k % 4: short dependency chains.
-  __m256d best[4] = {minus_inf, minus_inf, minus_inf, minus_inf};
-#pragma GCC unroll 16
-  for (std::size_t k = 0; k < Blocks; ++k) {
-    v[k] = dots4(vx, vy, vz, x, y, z, 4 * k);
-    best[k % 4] = _mm256_max_pd(v[k], best[k % 4]);  // NaN never replaces the running maximum
-  }
-  __m256d m = _mm256_max_pd(_mm256_max_pd(best[0], best[1]), _mm256_max_pd(best[2], best[3]));
-  m = _mm256_max_pd(m, _mm256_permute2f128_pd(m, m, 1));
-  m = _mm256_max_pd(m, _mm256_permute_pd(m, 0x5));
-  unsigned long long mask = 0;
-#pragma GCC unroll 16
-  for (std::size_t k = 0; k < Blocks; ++k) {
-    const int e = _mm256_movemask_pd(_mm256_cmp_pd(v[k], m, _CMP_EQ_OQ));
-    mask |= static_cast<unsigned long long>(e) << (4 * k);
-  }
-  const bool above_minus_inf = _mm256_cvtsd_f64(m) > -std::numeric_limits<double>::infinity();
-  return above_minus_inf ? __builtin_ctzll(mask) : 0;
-}
-
 __attribute__((target("avx2"), always_inline)) inline int scan_small_avx2(const double* x, const double* y,
                                                                         const double* z, std::size_t n4, double dx,
                                                                         double dy, double dz) {
@@ -149,9 +112,6 @@ __attribute__((target("avx2"), always_inline)) inline int scan_small_avx2(const 
   // The fused calls are documented for hulls that scan; a larger one (a direct caller) takes the
   // general scan rather than overrunning the buffer.
   if (n4 > kMaxPadded) return scan_avx2_inline(x, y, z, n4, dx, dy, dz);
-  // The bench's rows (8 and 32 vertices, every point a hull vertex) and other common sizes.
-  if (n4 == 32) return scan_fixed_avx2<8>(x, y, z, dx, dy, dz);
-  if (n4 == 8) return scan_fixed_avx2<2>(x, y, z, dx, dy, dz);
   alignas(32) double products[kMaxPadded];
   const __m256d vx = _mm256_set1_pd(dx);
   const __m256d vy = _mm256_set1_pd(dy);
