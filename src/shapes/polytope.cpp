@@ -176,6 +176,62 @@ __attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(c
   return s;
 }
 
+// Pose::apply's arithmetic, four vertices at a time. Eigen's 3x3 product with no FMA gives rows
+// x and y as ((R(i,0) x + R(i,1) y) + R(i,2) z) + t(i), and row z as ((R(2,2) z + R(2,1) y) +
+// R(2,0) x) + t(2) (its scalar tail runs the sum the other way); the test
+// PolytopePairSupport.PlacedBlockIsPoseApplyBitForBit pins both against Pose::apply.
+__attribute__((target("avx2"))) void polytope_place_coords_avx2(const Polytope& b, const Pose& b_in_a, double* out) {
+  const std::size_t p = b.padded_;
+  const double* x = b.coords_;
+  const double* y = x + p;
+  const double* z = x + 2 * p;
+  const Mat3& r = b_in_a.rotation();
+  const Vec3& t = b_in_a.translation();
+  const __m256d r00 = _mm256_set1_pd(r(0, 0)), r01 = _mm256_set1_pd(r(0, 1)), r02 = _mm256_set1_pd(r(0, 2));
+  const __m256d r10 = _mm256_set1_pd(r(1, 0)), r11 = _mm256_set1_pd(r(1, 1)), r12 = _mm256_set1_pd(r(1, 2));
+  const __m256d r20 = _mm256_set1_pd(r(2, 0)), r21 = _mm256_set1_pd(r(2, 1)), r22 = _mm256_set1_pd(r(2, 2));
+  const __m256d t0 = _mm256_set1_pd(t.x()), t1 = _mm256_set1_pd(t.y()), t2 = _mm256_set1_pd(t.z());
+  for (std::size_t i = 0; i < p; i += 4) {
+    const __m256d vx = _mm256_loadu_pd(x + i);
+    const __m256d vy = _mm256_loadu_pd(y + i);
+    const __m256d vz = _mm256_loadu_pd(z + i);
+    const __m256d ox = _mm256_add_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(r00, vx), _mm256_mul_pd(r01, vy)), _mm256_mul_pd(r02, vz)), t0);
+    const __m256d oy = _mm256_add_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(r10, vx), _mm256_mul_pd(r11, vy)), _mm256_mul_pd(r12, vz)), t1);
+    const __m256d oz = _mm256_add_pd(
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(r22, vz), _mm256_mul_pd(r21, vy)), _mm256_mul_pd(r20, vx)), t2);
+    _mm256_store_pd(out + i, ox);
+    _mm256_store_pd(out + p + i, oy);
+    _mm256_store_pd(out + 2 * p + i, oz);
+  }
+}
+
+// The pair support with B's block placed (polytope_place_coords_avx2): A's scan as
+// polytope_pair_support_avx2's, B's scan over the placed block with -d.
+__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_placed_avx2(const Polytope& a,
+                                                                                      const Polytope& b,
+                                                                                      const double* placed_b,
+                                                                                      const Vec3& d) {
+  PolytopePairSupport s;
+  const double* ax = a.coords_;
+  s.index_a = scan_small_avx2(ax, ax + a.padded_, ax + 2 * a.padded_, a.padded_, d.x(), d.y(), d.z());
+  s.a = a.vertex(s.index_a);
+  const std::size_t p = b.padded_;
+  s.index_b = scan_small_avx2(placed_b, placed_b + p, placed_b + 2 * p, p, -d.x(), -d.y(), -d.z());
+  const auto k = static_cast<std::size_t>(s.index_b);
+  s.b = Vec3(placed_b[k], placed_b[p + k], placed_b[2 * p + k]);
+  s.w = s.a - s.b;
+  return s;
+}
+
+__attribute__((target("avx2"))) PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b,
+                                                                               const Pose& b_in_a, const Vec3& d,
+                                                                               const double* placed_b) {
+  if (placed_b != nullptr) return polytope_pair_support_placed_avx2(a, b, placed_b, d);
+  return polytope_pair_support_avx2(a, b, b_in_a, d);
+}
+
 // polytope_pair_support_avx2's w alone (the same expressions, so the same bits), for the loops
 // that never read the witnesses: fewer stores, and the two indices go straight to the hints.
 __attribute__((target("avx2"))) Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b,
@@ -502,6 +558,14 @@ Vec3 polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&,
 }
 int scan_avx2(const double*, const double*, const double*, std::size_t, double, double, double) { return 0; }
 PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&) { return {}; }
+void polytope_place_coords_avx2(const Polytope&, const Pose&, double*) {}
+PolytopePairSupport polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&,
+                                               const double*) {
+  return {};
+}
+PolytopePairSupport polytope_pair_support_placed_avx2(const Polytope&, const Polytope&, const double*, const Vec3&) {
+  return {};
+}
 int support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&) { return 0; }
 #endif
 

@@ -409,6 +409,10 @@ TEST(Epa, PolytopePairsSmallHullGivesTheFullHullsAnswer) {
     // The same query by hand on the full hull alone.
     const Pose b_in_a = relative_pose(pa, pb);
     MinkowskiDifference<Polytope, Polytope> md(a, b, b_in_a);
+    // As penetration() does: B placed in A's frame for the scanned pairs (the supports then
+    // agree with penetration's bit for bit, ties included).
+    alignas(32) std::array<double, 3 * proxima::detail::kPolytopeScanMaxPadded> placed;
+    md.place_b(placed.data());
     const double scale = detail::query_scale(a, b, b_in_a);
     WarmStart cold;
     const detail::GjkRun run = detail::run_warm_gjk(md, pa, scale, GjkOptions{}, detail::GjkMode::distance, cold);

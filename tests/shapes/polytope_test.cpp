@@ -4,6 +4,7 @@
 #include "support_oracle.hpp"
 #include "support/draws.hpp"
 
+#include <bit>
 #include <proxima/core/pose.hpp>
 #include <proxima/shapes/polytope.hpp>
 
@@ -412,6 +413,88 @@ TEST(Polytope, FusedPairSupportIsTheTwoScans) {
       const detail::PolytopePairSupport s = detail::polytope_pair_support_avx2(a, b, b_in_a, d);
       ASSERT_EQ(s.index_a, a.scan(d)) << "trial " << trial << " d " << d.transpose();
       ASSERT_EQ(s.index_b, b.scan(b_in_a.rotate_inverse(-d))) << "trial " << trial << " d " << d.transpose();
+    }
+  }
+}
+
+// B's scan block placed in A's frame (detail::polytope_place_coords_avx2, used by penetration)
+// must be Pose::apply of each vertex bit for bit (padding included: copies of vertex 0), and the
+// placed pair support must give A's scan, B's placed vertex, and a B vertex that is the first
+// maximum of -d over the placed block and a maximum of B's own scan to rounding. The dispatching
+// overload with a null block must be the unplaced support.
+TEST(Polytope, PlacedPairSupportIsPoseApplyBitForBit) {
+  if (!detail::kPolytopeHaveAvx2) GTEST_SKIP() << "no AVX2: the placed path is never taken";
+  const std::uint64_t seed = 20261130;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> coord(-3, 3);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<Vec3> pa, pb;
+    const bool lattice = trial % 3 == 0;
+    const double scale = std::ldexp(1.0, trial % 41 - 20);
+    for (int i = 0; i < 4 + trial % 44; ++i) {
+      if (lattice) {
+        pa.push_back(Vec3{double(coord(rng)), double(coord(rng)), double(coord(rng))});
+      } else {
+        pa.push_back(Vec3{normal(rng), normal(rng), normal(rng)} * scale);
+      }
+    }
+    for (int i = 0; i < 4 + (trial * 7) % 44; ++i) {
+      if (lattice) {
+        pb.push_back(Vec3{double(coord(rng)), double(coord(rng)), double(coord(rng))});
+      } else {
+        pb.push_back(Vec3{normal(rng), normal(rng), normal(rng)} * scale);
+      }
+    }
+    const Polytope a(pa);
+    const Polytope b(pb);
+    if (a.size() >= kPolytopeHillClimbMinVertices || b.size() >= kPolytopeHillClimbMinVertices) continue;
+    const double qw = normal(rng);
+    const double qx = normal(rng);
+    const double qy = normal(rng);
+    const double qz = normal(rng);
+    const Vec3 t = Vec3{normal(rng), normal(rng), normal(rng)} * scale;
+    const Pose b_in_a = Pose::from_quaternion(qw, qx, qy, qz, t);
+    alignas(32) std::array<double, 3 * detail::kPolytopeScanMaxPadded> placed;
+    detail::polytope_place_coords_avx2(b, b_in_a, placed.data());
+    const std::size_t p = (static_cast<std::size_t>(b.size()) + 3) / 4 * 4;
+    for (std::size_t k = 0; k < p; ++k) {
+      const Vec3 q = b_in_a.apply(b.vertices()[k < static_cast<std::size_t>(b.size()) ? k : 0]);
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(q.x()), std::bit_cast<std::uint64_t>(placed[k]))
+          << "seed " << seed << " trial " << trial << " vertex " << k;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(q.y()), std::bit_cast<std::uint64_t>(placed[p + k]))
+          << "seed " << seed << " trial " << trial << " vertex " << k;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(q.z()), std::bit_cast<std::uint64_t>(placed[2 * p + k]))
+          << "seed " << seed << " trial " << trial << " vertex " << k;
+    }
+    for (int k = 0; k < 20; ++k) {
+      const Vec3 d{normal(rng), normal(rng), normal(rng)};
+      const detail::PolytopePairSupport s = detail::polytope_pair_support_avx2(a, b, b_in_a, d, placed.data());
+      ASSERT_EQ(s.index_a, a.scan(d)) << "seed " << seed << " trial " << trial;
+      ASSERT_TRUE(s.b == b_in_a.apply(b.vertices()[s.index_b])) << "seed " << seed << " trial " << trial;
+      ASSERT_TRUE(s.w == s.a - s.b) << "seed " << seed << " trial " << trial;
+      // The first maximum of -d over the placed block, in the scan's order of operations.
+      int first = 0;
+      double best = -std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < p; ++i) {
+        const double v = (-d.x() * placed[i] + -d.y() * placed[p + i]) + -d.z() * placed[2 * p + i];
+        if (v > best) {
+          best = v;
+          first = static_cast<int>(i);
+        }
+      }
+      ASSERT_EQ(s.index_b, first) << "seed " << seed << " trial " << trial;
+      // A maximum of B's own scan to rounding (the two frames round the products differently).
+      const Vec3 db = b_in_a.rotate_inverse(-d);
+      const int own = b.scan(db);
+      const double gap = db.dot(b.vertices()[own]) - db.dot(b.vertices()[s.index_b]);
+      double rmax = 0;
+      for (const Vec3& v : b.vertices()) rmax = std::max(rmax, v.norm());
+      ASSERT_LE(gap, 1e-12 * d.norm() * (rmax + b_in_a.translation().norm()))
+          << "seed " << seed << " trial " << trial;
+      const detail::PolytopePairSupport u = detail::polytope_pair_support_avx2(a, b, b_in_a, d, nullptr);
+      const detail::PolytopePairSupport v = detail::polytope_pair_support_avx2(a, b, b_in_a, d);
+      ASSERT_TRUE(u.w == v.w && u.index_a == v.index_a && u.index_b == v.index_b) << "seed " << seed << " trial " << trial;
     }
   }
 }

@@ -352,6 +352,13 @@ PenetrationResult penetration(const A& a, const Pose& pose_a, const B& b, const 
   MinkowskiDifference<A, B> md(a, b, b_in_a);
   const double scale = detail::query_scale(a, b, b_in_a);
   if (!detail::scale_answered<A, B>(scale)) return detail::out_of_range_result<PenetrationResult>();
+  // Two scanned polytopes: B's vertices placed in A's frame once for the whole query (GJK and
+  // EPA call the support about 12 times at 32 vertices; MinkowskiDifference::place_b).
+  alignas(32) std::array<double, std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>
+                                     ? 3 * proxima::detail::kPolytopeScanMaxPadded
+                                     : 1>
+      placed_b;
+  if constexpr (std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>) md.place_b(placed_b.data());
   const detail::GjkRun run = detail::run_warm_gjk(md, pose_a, scale, options.gjk, detail::GjkMode::distance, warm);
 
   const double margin_a = proxima::margin(a);

@@ -49,7 +49,9 @@ class MinkowskiDifference {
   SupportPoint support(const Vec3& d) {
     if constexpr (kPolytopePair) {
       if (fused_) {  // two scanned polytopes: both scans in one call, same answer bit for bit
-        const proxima::detail::PolytopePairSupport s = proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d);
+        // (with B's block placed in A's frame by place_b: the same up to B's near-ties)
+        const proxima::detail::PolytopePairSupport s =
+            proxima::detail::polytope_pair_support_avx2(a_, b_, b_in_a_, d, placed_b_);
         hint_a_ = s.index_a;
         hint_b_ = s.index_b;
         return {s.w, s.a, s.b};
@@ -58,6 +60,23 @@ class MinkowskiDifference {
     const Vec3 sa = core_support(a_, d, hint_a_);
     const Vec3 sb = b_in_a_.apply(core_support(b_, b_in_a_.rotate_inverse(-d), hint_b_));
     return {sa - sb, sa, sb};
+  }
+
+  /// For a query that calls support() many times (penetration: GJK then EPA) on two scanned
+  /// polytopes: places B's scan block in A's frame once, into `buffer` (3 *
+  /// kPolytopeScanMaxPadded doubles, 32-byte aligned, alive while this object is used), so each
+  /// support() call scans it with -d and no longer rotates d or places B's vertex (both were on
+  /// the support's dependent chain). Costs one pass over B's vertices; does nothing unless the
+  /// pair takes the fused support. support() then equals the unplaced one except where two of B's
+  /// products tie to within rounding (see polytope_pair_support_placed_avx2); support_w() is not
+  /// changed.
+  void place_b(double* buffer) {
+    if constexpr (kPolytopePair) {
+      if (fused_) {
+        proxima::detail::polytope_place_coords_avx2(b_, b_in_a_, buffer);
+        placed_b_ = buffer;
+      }
+    }
   }
 
   /// support(d).w alone (the same bits), for loops that never read the witnesses.
@@ -86,6 +105,7 @@ class MinkowskiDifference {
   const B& b_;
   Pose b_in_a_;
   bool fused_ = false;  // kPolytopePair and both scan, on an AVX2 CPU
+  const double* placed_b_ = nullptr;  // B's scan block in A's frame (place_b), or none
 };
 
 }  // namespace proxima::gjk

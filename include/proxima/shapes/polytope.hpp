@@ -68,6 +68,30 @@ PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope
 Vec3 polytope_pair_support_w_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a, const Vec3& d,
                                   int& index_a, int& index_b);
 
+/// The largest padded vertex count of a polytope that scans (fewer than
+/// kPolytopeHillClimbMinVertices vertices, padded to a multiple of 4).
+inline constexpr std::size_t kPolytopeScanMaxPadded = (kPolytopeHillClimbMinVertices + 3) / 4 * 4;
+
+/// B's scan block placed in A's frame, for a query that calls the pair support many times (EPA):
+/// out[k], out[p + k], out[2p + k] = b_in_a.apply(vertex k) bit for bit, for k < p = B's padded
+/// vertex count (the padding, copies of vertex 0, too). `out` holds 3p doubles, 32-byte aligned.
+/// Call only when kPolytopeHaveAvx2 and B scans (p <= kPolytopeScanMaxPadded).
+void polytope_place_coords_avx2(const Polytope& b, const Pose& b_in_a, double* out);
+
+/// polytope_pair_support_avx2 with B's block already placed in A's frame (placed_b, from
+/// polytope_place_coords_avx2): B's scan reads it with -d, so the rotation of d into B's frame
+/// and the placing of B's vertex leave the support's dependent chain. b is the placed vertex
+/// (bit for bit b_in_a.apply of B's vertex). The vertex index can differ from
+/// polytope_pair_support_avx2's only where two of B's products tie to within rounding (the
+/// products are rounded in another frame); then both vertices are supports to that rounding.
+PolytopePairSupport polytope_pair_support_placed_avx2(const Polytope& a, const Polytope& b, const double* placed_b,
+                                                      const Vec3& d);
+
+/// polytope_pair_support_placed_avx2 when placed_b is not null, else polytope_pair_support_avx2
+/// (one out-of-line call either way, so the caller's code is the same).
+PolytopePairSupport polytope_pair_support_avx2(const Polytope& a, const Polytope& b, const Pose& b_in_a,
+                                               const Vec3& d, const double* placed_b);
+
 /// The cell of the climb-start cube map (PolytopeData::start_cells) that the ray of direction d
 /// crosses: face 2a + (d_a < 0) for the axis a of d's largest magnitude (the first on ties), then
 /// the cell (i, j) of that face's resolution x resolution grid over the other two coordinates
@@ -312,6 +336,11 @@ class Polytope {
  private:
   friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
                                                                          const Vec3&);
+  friend detail::PolytopePairSupport detail::polytope_pair_support_avx2(const Polytope&, const Polytope&, const Pose&,
+                                                                         const Vec3&, const double*);
+  friend void detail::polytope_place_coords_avx2(const Polytope&, const Pose&, double*);
+  friend detail::PolytopePairSupport detail::polytope_pair_support_placed_avx2(const Polytope&, const Polytope&,
+                                                                                const double*, const Vec3&);
   friend int detail::support_edges_crossing_avx2(const Polytope&, const Polytope&, const Pose&, int, int, Vec3&);
   friend Vec3 detail::polytope_pair_support_w_avx2(const Polytope&, const Polytope&, const Pose&, const Vec3&, int&,
                                                    int&);
