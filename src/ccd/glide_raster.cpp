@@ -1435,18 +1435,29 @@ std::vector<std::pair<int, int>> vertex_face_scan_by_pieces(const BodyRaster& po
   return out;
 }
 
+namespace {
+
+// Throws decompose's InvalidInput "rotation" when A's own rotation over the step is at or beyond
+// pi - kScrewPiMargin, as the exact mode does (the public header promises it for both modes).
+// The raster needs A's screw only to carry reported collisions back to the world frame, so it
+// checks the angle first by the trace: cos(theta) = (tr(R_end R_start^T) - 1) / 2, nine products.
+// Above -1 + 1e-9 the angle is below pi - 4e-5, far inside the limit whatever the rounding (the
+// limit's cosine is -1 + 5e-13); otherwise decompose decides, so the verdict is decompose's.
+void require_own_rotation_below_pi(const Pose& start, const Pose& end) {
+  const double trace = (end.rotation().array() * start.rotation().array()).sum();
+  if ((trace - 1) / 2 > -1 + 1e-9) return;
+  (void)decompose(end * start.inverse());
+}
+
+}  // namespace
+
 ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Pose& a_end, const Mesh& b,
                                     const Pose& b_start, const Pose& b_end, const ScrewOptions& options, bool cull,
                                     EdgeScan edge_scan) {
   ScrewResult result;
   const Screw screw = decompose(relative_motion(a_start, a_end, b_start, b_end));
-  // A's own motion carries the reported collisions back to the world frame (finish_collisions).
-  // Decomposed here, before any early return and in the exact mode's order (relative motion, then
-  // A's own), so that it throws InvalidInput "rotation" in every query whose A turns by pi -
-  // kScrewPiMargin or more, as the public header says. Cost: its chain (pose product, quaternion,
-  // atan2, tan) does not depend on the relative motion's, so the core runs the two side by side;
-  // decomposed after the scans it ran alone at the end of the query.
-  const Screw a_motion = decompose(a_end * a_start.inverse());
+  // Before any early return, in the exact mode's order (relative motion, then A's own).
+  require_own_rotation_below_pi(a_start, a_end);
   result.screw = screw;
   if (screw.angle == 0 && screw.glide == 0) return result;  // no relative motion: nothing crosses
 
@@ -1588,6 +1599,9 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
   // The result gets its own vector; the workspace keeps its storage.
   std::vector<Collision> reported(found.begin(), found.end());
+  // A's own motion carries the reported collisions back to the world frame, and only them: a query
+  // that reports none skips its decomposition (its angle was checked at the start).
+  const Screw a_motion = reported.empty() ? Screw{} : decompose(a_end * a_start.inverse());
   finish_collisions(reported, options, a_motion, a_start, result);
   result.iterations = static_cast<int>(raster_a.record_count + raster_b.record_count) + resolver.stats().intervals +
                       resolver.stats().evaluations;
