@@ -20,7 +20,22 @@ namespace proxima::ccd::detail {
 /// earliest. The stable sort keeps the order of simultaneous collisions as found.
 inline void finish_collisions(std::vector<Collision>& found, const ScrewOptions& options, const Screw& a_motion,
                               const Pose& a_start, ScrewResult& result) {
-  std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
+  // A stable sort's order is unique (by time, ties as found; collision times are never NaN), so
+  // every stable sort gives the same one. std::stable_sort takes a temporary buffer from the heap
+  // even for one collision; the few of a typical query are sorted by insertion instead, which
+  // allocates nothing (cost only: the same order).
+  constexpr std::size_t kInsertionSortMax = 16;
+  if (found.size() <= kInsertionSortMax) {
+    for (std::size_t i = 1; i < found.size(); ++i) {
+      if (!(found[i].time < found[i - 1].time)) continue;
+      Collision moving = std::move(found[i]);
+      std::size_t j = i;
+      for (; j > 0 && moving.time < found[j - 1].time; --j) found[j] = std::move(found[j - 1]);
+      found[j] = std::move(moving);
+    }
+  } else {
+    std::stable_sort(found.begin(), found.end(), [](const Collision& x, const Collision& y) { return x.time < y.time; });
+  }
   if (options.first_contact_only && !found.empty()) {
     const double first = found.front().time;
     std::size_t keep = 0;

@@ -63,7 +63,9 @@ Screw decompose(const Pose& omega, double pi_margin) {
 }
 
 Pose relative_motion(const Pose& a_start, const Pose& a_end, const Pose& b_start, const Pose& b_end) {
-  return a_end.inverse() * b_end * b_start.inverse() * a_start;
+  // relative_pose(a_end, b_end) is a_end.inverse() * b_end bit for bit, without storing the
+  // inverse and loading it back into the product (cost only: the same bits).
+  return relative_pose(a_end, b_end) * b_start.inverse() * a_start;
 }
 
 Pose interpolate(const Pose& start, const Pose& end, double s) {
