@@ -18,6 +18,7 @@
 // once (the hint is the caller's state, not the polytope's).
 #pragma once
 
+#include <proxima/core/aligned_allocator.hpp>
 #include <proxima/core/bounds.hpp>
 #include <proxima/core/error.hpp>
 #include <proxima/core/pose.hpp>
@@ -151,10 +152,11 @@ struct PolytopeData {
   /// each padded to a multiple of 4 with copies of vertex 0 (the vectorised scan reads 4 at a time).
   /// When the interior test is offered (planes_padded > 0), its planes follow in the same block,
   /// from coords[3 * padded] on (layout below).
-  std::vector<double> coords;
+  /// The block starts on a cache line (CacheLineAllocator), so each 4-wide load lies in one line.
+  CacheLineVector<double> coords;
   std::size_t padded = 0;
   std::vector<int> offsets;          ///< CSR: neighbours of i are climb[offsets[i] .. offsets[i+1])
-  std::vector<ClimbEdge> climb;      ///< neighbour entries (hull edges, both directions)
+  CacheLineVector<ClimbEdge> climb;  ///< neighbour entries (hull edges, both directions), 32-byte records on 32-byte boundaries
   /// Climb starts, a cube map of directions: the cube [-1, 1]^3 has 6 faces of
   /// start_resolution^2 cells each, and start_cells[cell] is the support vertex of the direction
   /// through the cell's centre. A direction d looks up the cell its ray crosses (start_cell(), one
