@@ -583,9 +583,8 @@ DistanceResult distance_impl(const A& a, const Pose& pose_a, const B& b, const P
       }
     }
   }
-  // B's pose in A's frame, made in place in md (not copied into it: MinkowskiDifference).
-  MinkowskiDifference<A, B> md(a, pose_a, b, pose_b);
-  const Pose& b_in_a = md.b_in_a();
+  const Pose b_in_a = relative_pose(pose_a, pose_b);
+  MinkowskiDifference<A, B> md(a, b, b_in_a);
   const QueryCentres centres = query_centres(a, b, b_in_a);
   const double scale = centres.scale;
   if (!scale_answered<A, B>(scale)) return out_of_range_result<DistanceResult>();

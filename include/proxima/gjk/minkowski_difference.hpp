@@ -37,17 +37,12 @@ struct Simplex {
 template <SupportMap A, SupportMap B>
 class MinkowskiDifference {
  public:
-  MinkowskiDifference(const A& a, const B& b, const Pose& b_in_a)
-      : a_(a), b_(b), b_in_a_(b_in_a), fused_(takes_fused_support(a, b)) {}
-
-  /// A placed by `pose_a`, B by `pose_b` (world frame): b_in_a = relative_pose(pose_a, pose_b),
-  /// made in place in this object (read it back with b_in_a()). The same pose, bit for bit, as
-  /// the constructor above given relative_pose's result. Why: a query's first loads read b_in_a
-  /// right after relative_pose stored it, and a copy of it into this object read the rotation
-  /// with 16-byte loads straddling the kernel's 8- and 16-byte stores, which cannot forward
-  /// (docs/benchmarks.md, session 33).
-  MinkowskiDifference(const A& a, const Pose& pose_a, const B& b, const Pose& pose_b)
-      : a_(a), b_(b), b_in_a_(relative_pose(pose_a, pose_b)), fused_(takes_fused_support(a, b)) {}
+  MinkowskiDifference(const A& a, const B& b, const Pose& b_in_a) : a_(a), b_(b), b_in_a_(b_in_a) {
+    if constexpr (kPolytopePair) {
+      fused_ = proxima::detail::kPolytopeHaveAvx2 && a.size() < kPolytopeHillClimbMinVertices &&
+               b.size() < kPolytopeHillClimbMinVertices;
+    }
+  }
 
   /// Support point of core(A) - core(B) in direction d (A's frame), with its two witnesses.
   /// Uses and updates the hill-climbing hints of shapes that offer them.
@@ -106,14 +101,6 @@ class MinkowskiDifference {
 
  private:
   static constexpr bool kPolytopePair = std::is_same_v<A, Polytope> && std::is_same_v<B, Polytope>;
-  /// Two polytopes small enough to scan, on an AVX2 CPU: support() takes the fused pair call.
-  static bool takes_fused_support([[maybe_unused]] const A& a, [[maybe_unused]] const B& b) {
-    if constexpr (kPolytopePair) {
-      return proxima::detail::kPolytopeHaveAvx2 && a.size() < kPolytopeHillClimbMinVertices &&
-             b.size() < kPolytopeHillClimbMinVertices;
-    }
-    return false;
-  }
   const A& a_;
   const B& b_;
   Pose b_in_a_;
