@@ -485,35 +485,28 @@ class BasicSmallEpaHull : public detail::EpaHullBase<MaxVertices, MaxFaces> {
       const int f = stack_[static_cast<std::size_t>(--stack_size)];
       visible_[static_cast<std::size_t>(num_visible++)] = f;
       const EpaFace& ff = faces_[static_cast<std::size_t>(f)];
-      // Without a branch on what the neighbour is: whether it was seen and whether it sees w are
-      // data the processor cannot predict, and every EPA iteration's next face waits for this
-      // fill. Both entries are written every time and their counts advance by 0 or 1: the same
-      // stack, the same visible order and the same horizon as the branching form. In bounds: the
-      // stack write is at most at (faces pushed - faces popped) < kMaxFaces, the horizon write at
-      // most at 3 * (visible faces) - 1.
       for (int e = 0; e < 3; ++e) {
         const int g = ff.adjacent[static_cast<std::size_t>(e)];
         const std::uint64_t bit = std::uint64_t{1} << g;
+        if ((seen & bit) != 0) {
+          continue;  // already in the visible set
+        }
         const EpaFace& gg = faces_[static_cast<std::size_t>(g)];
-        const bool fresh = (seen & bit) == 0;  // not already in the visible set
-        // A sliver (no trustworthy plane, NaN normal) is always visible, as in
-        // BasicEpaHull::is_visible: face_sees's test with `|` for its early return.
-        const double dot = (gg.normal.x() * w.x() + gg.normal.y() * w.y()) + gg.normal.z() * w.z();
-        const bool sees = !gg.valid | (dot > gg.distance);
-        const bool push = fresh & sees;
-        seen |= push ? bit : 0;
-        stack_[static_cast<std::size_t>(stack_size)] = g;
-        stack_size += push ? 1 : 0;
-        // The outside face's edge back to f, found now: once the cone is built, slots of
-        // released faces are reused and an id in `adjacent` no longer names one face.
-        const int back = gg.adjacent[0] == f ? 0 : (gg.adjacent[1] == f ? 1 : 2);
-        // `created` is set once the visible faces are released (below); (e + 1) % 3 without a division.
-        HorizonEdge& he = horizon_[static_cast<std::size_t>(num_horizon)];
-        he.from = ff.vertex[static_cast<std::size_t>(e)];
-        he.to = ff.vertex[static_cast<std::size_t>(e == 2 ? 0 : e + 1)];
-        he.outside = g;
-        he.back = back;
-        num_horizon += (fresh & !sees) ? 1 : 0;
+        // A sliver (no trustworthy plane) is always visible, as in BasicEpaHull::is_visible.
+        if (detail::face_sees(gg, w)) {
+          seen |= bit;
+          stack_[static_cast<std::size_t>(stack_size++)] = g;
+        } else {
+          // The outside face's edge back to f, found now: once the cone is built, slots of
+          // released faces are reused and an id in `adjacent` no longer names one face.
+          const int back = gg.adjacent[0] == f ? 0 : (gg.adjacent[1] == f ? 1 : 2);
+          // `created` is set once the visible faces are released (below); (e + 1) % 3 without a division.
+          HorizonEdge& he = horizon_[static_cast<std::size_t>(num_horizon++)];
+          he.from = ff.vertex[static_cast<std::size_t>(e)];
+          he.to = ff.vertex[static_cast<std::size_t>(e == 2 ? 0 : e + 1)];
+          he.outside = g;
+          he.back = back;
+        }
       }
     }
     // One simple loop: no vertex starts two edges, none ends two, and the set of starts is the set
