@@ -11,6 +11,7 @@
 #include "ccd/properness.hpp"
 #include "ccd/raster_screen.hpp"
 #include "ccd/roots.hpp"
+#include "ccd/stable_sort.hpp"
 #include "ccd/triple_product.hpp"
 
 #include <algorithm>
@@ -260,9 +261,8 @@ void sort_unique_pairs(VertexFaceScratch& scratch, std::vector<std::pair<int, in
   for (std::size_t run = 0; run < sorted.size();) {
     std::size_t end = run + 1;
     while (end < sorted.size() && sorted[end].first == sorted[run].first) ++end;
-    for (std::size_t i = run + 1; i < end; ++i) {
-      for (std::size_t j = i; j > run && sorted[j].second < sorted[j - 1].second; --j) std::swap(sorted[j], sorted[j - 1]);
-    }
+    insertion_sort(sorted.data() + run, sorted.data() + end,
+                   [](const std::pair<int, int>& p, const std::pair<int, int>& q) { return p.second < q.second; });
     for (std::size_t i = run; i < end; ++i) {
       if (i == run || sorted[i].second != sorted[i - 1].second) out.push_back(sorted[i]);
     }
@@ -871,9 +871,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   for (std::size_t run = 0; run < out.size();) {
     std::size_t end = run + 1;
     while (end < out.size() && out[end].edge_a == out[run].edge_a && out[end].edge_b == out[run].edge_b) ++end;
-    for (std::size_t i = run + 1; i < end; ++i) {
-      for (std::size_t j = i; j > run && out[j].lo < out[j - 1].lo; --j) std::swap(out[j], out[j - 1]);
-    }
+    insertion_sort(out.data() + run, out.data() + end, [](const EdgeCandidate& p, const EdgeCandidate& q) { return p.lo < q.lo; });
     run = end;
   }
   for (const EdgeCandidate& c : out) {
@@ -1326,11 +1324,11 @@ void resolve_duplicates(std::vector<Collision>& found) {
 // The vertex-face candidates (no time window from the screen) must be resolved before. Returns
 // the number of candidates resolved.
 std::size_t resolve_edges_until_first_contact(Resolver& resolver, std::vector<EdgeCandidate>& candidates,
-                                              const ScrewOptions& options) {
+                                              std::vector<EdgeCandidate>& sort_buffer, const ScrewOptions& options) {
   // Where Resolver::edge_edge starts searching: max(0, lo), and 0 for a NaN lo as std::max gives
   // there (so a degenerate window cannot upset the order or be skipped).
   auto search_start = [](const EdgeCandidate& c) { return c.lo > 0 ? c.lo : 0.0; };
-  std::stable_sort(candidates.begin(), candidates.end(), [&](const EdgeCandidate& x, const EdgeCandidate& y) {
+  stable_sort_with_buffer(candidates, sort_buffer, [&](const EdgeCandidate& x, const EdgeCandidate& y) {
     return search_start(x) < search_start(y);
   });
   const std::vector<Collision>& found = resolver.collisions();
@@ -1361,8 +1359,8 @@ struct Workspace {
   VertexFaceScratch vertex_face;
   EdgeScratch edge;
   std::vector<std::pair<int, int>> vf, fv;
-  std::vector<EdgeCandidate> ee;
-  std::vector<Collision> found;
+  std::vector<EdgeCandidate> ee, ee_buffer;  // ee_buffer: resolve_edges_until_first_contact's sort
+  std::vector<Collision> found, found_buffer;  // found_buffer: finish_collisions's sort
   TurnBasis basis;
 };
 
@@ -1588,7 +1586,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   for (const auto& [vb, fa] : fv) resolver.face_vertex(fa, vb);
   std::size_t edge_pairs = ee.size();
   if (options.first_contact_only) {
-    edge_pairs = resolve_edges_until_first_contact(resolver, ee, options);
+    edge_pairs = resolve_edges_until_first_contact(resolver, ee, work.ee_buffer, options);
   } else {
     for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
   }
@@ -1597,12 +1595,10 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   std::vector<Collision>& found = resolver.collisions();
   resolve_duplicates(found);
   std::erase_if(found, [&](const Collision& c) { return !(c.properness >= options.properness_threshold); });
-  // The result gets its own vector; the workspace keeps its storage.
-  std::vector<Collision> reported(found.begin(), found.end());
   // A's own motion carries the reported collisions back to the world frame, and only them: a query
   // that reports none skips its decomposition (its angle was checked at the start).
-  const Screw a_motion = reported.empty() ? Screw{} : decompose(a_end * a_start.inverse());
-  finish_collisions(reported, options, a_motion, a_start, result);
+  const Screw a_motion = found.empty() ? Screw{} : decompose(a_end * a_start.inverse());
+  finish_collisions(found, work.found_buffer, options, a_motion, a_start, result);
   result.iterations = static_cast<int>(raster_a.record_count + raster_b.record_count) + resolver.stats().intervals +
                       resolver.stats().evaluations;
   if (raster_a.out_of_records || raster_b.out_of_records) {

@@ -3,6 +3,7 @@
 #include "core/clamped_int.hpp"
 #include "ccd/raster_screen.hpp"
 #include "ccd/azimuth_atan2.hpp"
+#include "ccd/stable_sort.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -159,26 +160,6 @@ const Polygon& clip(const Polygon& poly, const Value& value, std::vector<double>
   for (std::size_t i = 0; i < poly.size(); ++i) values[i] = value(poly[i].x);
   return clip_by_values(poly, values, out);
 }
-
-// Insertion sort of [lo, hi) by `less`, stable (cost only: used on runs that are sorted but for
-// a few records, where it moves little and its comparisons rarely mispredict).
-template <class T, class Less>
-void insertion_sort(T* lo, T* hi, Less less) {
-  for (T* it = lo + 1; it < hi; ++it) {
-    if (!less(*it, *(it - 1))) continue;
-    const T moving = *it;
-    T* to = it;
-    do {
-      *to = *(to - 1);
-      --to;
-    } while (to > lo && less(moving, *(to - 1)));
-    *to = moving;
-  }
-}
-
-// Rows of more records than this are bucketed by hmin before their insertion sort (std::sort
-// too sorts up to 16 elements by insertion).
-constexpr std::size_t kInsertionRun = 16;
 
 // One row's records [first, first + count) by hmin, count > kInsertionRun: a counting sort on
 // buckets, the row's hmin range [least, largest] cut into `count` equal buckets ((hmin - least) *

@@ -968,6 +968,7 @@ __attribute__((target("avx2"))) bool any_run_near_avx2(const std::vector<double>
 // at the end (locals keep the code the compiler makes for plain local vectors).
 struct ExactWorkspace {
   Body a, b;
+  std::vector<Collision> found, found_buffer;  // the Solver's collisions; finish_collisions's sort
   SphereGrid a_vertices, a_edges, a_faces;
   ARuns a_runs;
   std::vector<char> a_face_back, b_face_fwd, a_edge_ok, b_edge_ok;
@@ -1141,9 +1142,13 @@ __attribute__((target("avx2"))) std::size_t growths_avx2(const Screw& screw, con
 
 class Solver {
  public:
-  Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale)
-      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale) {
+  // `storage`: the workspace's collision vector, cleared here and given back by collisions() (cost
+  // only: a warm query does not grow a new one).
+  Solver(const Body& a, const Body& b, const Screw& screw, const ScrewOptions& opt, double scale,
+         std::vector<Collision> storage)
+      : a_(a), b_(b), screw_(screw), inverse_(screw.inverse()), opt_(opt), scale_(scale), found_(std::move(storage)) {
     limits_ = {opt.time_tolerance, kCoarseBracket, opt.max_root_iterations, opt.max_intervals, 0};
+    found_.clear();
   }
 
   // VF: vertex va of A against face fb of B, over (s0, s1]. The caller has checked that the pair
@@ -1681,7 +1686,7 @@ ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Mesh& b, 
 #ifdef PROXIMA_CCD_SSE2
   for (SphereGrid* grid : {&a_vertices, &a_edges, &a_faces}) grid->use_avx2(t_grid_avx2_allowed);
 #endif
-  Solver solver(body_a, body_b, screw, options, scale);
+  Solver solver(body_a, body_b, screw, options, scale, std::move(work.found));
   // Per sphere of B, the speed bound of its points (constant along the motion), and per edge of B
   // the speed bound of its points, the speed of its start and |v x d|: made per run of kChunk
   // features when the slab loop first finds the run near A (most runs of a large B never are in a
@@ -2214,9 +2219,10 @@ ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Mesh& b, 
       c.normal = -b_in_a.rotate(c.normal);
     }
   }
-  detail::finish_collisions(solver.collisions(), options, caller.a_motion, caller.a_start, result);
+  detail::finish_collisions(solver.collisions(), work.found_buffer, options, caller.a_motion, caller.a_start, result);
   result.iterations = solver.stats().intervals + solver.stats().evaluations;
   // The storage back to the workspace for the next query.
+  work.found = std::move(solver.collisions());
   work.a = std::move(body_a);
   work.b = std::move(body_b);
   work.a_vertices = std::move(a_vertices);

@@ -241,24 +241,26 @@ TEST(NoAlloc, CcdWorkspaceIsKeptPerThreadUntilReleased) {
   const Pose b_start = Pose::from_euler_xyz(0.4, 0.2, 0, Vec3(3, 0.2, 0.1));
   const Pose b_end = Pose::from_euler_xyz(0.4, 0.2, 0.5, Vec3(-3, -0.1, 0.2));
   for (const ccd::ScrewMethod method : {ccd::ScrewMethod::exact, ccd::ScrewMethod::raster}) {
-    ccd::ScrewOptions options;
-    options.method = method;
-    std::size_t collisions = 0;
-    auto query = [&] { collisions = ccd::screw_collisions(a, Pose(), Pose(), b, b_start, b_end, options).collisions.size(); };
-    query();
-    query();
-    const long warm = allocations_in(query);
-    ccd::release_thread_storage();
-    const long regrown = allocations_in(query);
-    query();
-    const long warm_again = allocations_in(query);
-    const std::string mode = method == ccd::ScrewMethod::exact ? "exact" : "raster";
-    EXPECT_GT(collisions, 0U) << mode;
-    EXPECT_EQ(warm_again, warm) << mode;
-    EXPECT_GT(regrown, warm + 10) << mode << ": released storage is allocated again";
-    // The raster's warm query allocates its result's collision vector and nothing else (its
-    // collisions are sorted without std::stable_sort's heap buffer).
-    if (method == ccd::ScrewMethod::raster) {
+    for (const bool first_only : {false, true}) {
+      ccd::ScrewOptions options;
+      options.method = method;
+      options.first_contact_only = first_only;
+      std::size_t collisions = 0;
+      auto query = [&] { collisions = ccd::screw_collisions(a, Pose(), Pose(), b, b_start, b_end, options).collisions.size(); };
+      query();
+      query();
+      const long warm = allocations_in(query);
+      ccd::release_thread_storage();
+      const long regrown = allocations_in(query);
+      query();
+      const long warm_again = allocations_in(query);
+      const std::string mode = std::string(method == ccd::ScrewMethod::exact ? "exact" : "raster") +
+                               (first_only ? ", first contact only" : ", every collision");
+      EXPECT_GT(collisions, 0U) << mode;
+      EXPECT_EQ(warm_again, warm) << mode;
+      EXPECT_GT(regrown, warm + 10) << mode << ": released storage is allocated again";
+      // A warm query allocates its result's collision vector and nothing else (every sort of a
+      // query is heap-free: std::stable_sort would take a temporary buffer).
       EXPECT_EQ(warm, 1) << mode << ": " << collisions << " collisions";
     }
   }
