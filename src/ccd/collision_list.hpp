@@ -7,7 +7,6 @@
 #include <proxima/ccd/screw.hpp>
 #include <proxima/ccd/screw_collisions.hpp>
 
-#include "ccd/half_turn.hpp"
 #include "ccd/stable_sort.hpp"
 
 #include <cstddef>
@@ -34,23 +33,10 @@ inline void finish_collisions(std::vector<Collision>& found, std::vector<Collisi
     while (keep < found.size() && found[keep].time <= first + options.time_tolerance) ++keep;
   }
   result.collisions.assign(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep));
-  // A at time t is a_motion(t) applied after a_start, so a point of A's start frame goes to the
-  // world as a_motion.apply(a_start.apply(p), t): the screw's displacement form, one sincos of
-  // the half angle shared by the point and the normal (what Screw::apply and Screw::rotate give,
-  // bit for bit). The pose a_motion.pose(t) * a_start, which this replaced, cost a second sincos,
-  // a rotation matrix, from_matrix's orthonormality check and a pose product per collision: a
-  // dependent tail after the scans (cost only; the world point differs from the pose's by rounding).
   for (Collision& c : result.collisions) {
-    const Vec3 p = a_start.apply(c.point);
-    const Vec3 n = a_start.rotate(c.normal);
-    if (a_motion.angle == 0) {
-      c.point = a_motion.apply(p, c.time);
-      c.normal = n;
-    } else {
-      const HalfTurn h = half_turn(c.time * a_motion.angle);
-      c.point = turned_apply(a_motion, h, p, c.time);
-      c.normal = turned_rotate(a_motion, h, n);
-    }
+    const Pose pose_a = a_motion.pose(c.time) * a_start;
+    c.point = pose_a.apply(c.point);
+    c.normal = pose_a.rotate(c.normal);
   }
   if (!result.collisions.empty()) {
     result.contact = true;
