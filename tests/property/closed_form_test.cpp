@@ -335,7 +335,7 @@ TEST(ClosedFormDistance, CapsuleSegmentsClampWithoutDivisionBitForBit) {
       m2 = m1 + s_star * u1 + gap - t_star * u2;
     }
     Vec3 c1, c2, r1, r2;
-    gjk::detail::closest_on_unit_segments(m1, u1, h1, m2, u2, h2, c1, c2);
+    gjk::detail::closest_on_unit_segments<true>(m1, u1, h1, m2, u2, h2, c1, c2);
     unit_segments_division_first(m1, u1, h1, m2, u2, h2, r1, r2);
     const double s = u1.dot(r1 - m1);
     ++(std::abs(s) >= h1 * (1 - 1e-12) ? clamped : inside);

@@ -153,6 +153,10 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
 /// Always inlined: with two callers (the capsule pair here, gjk/revolution_overlap.hpp) GCC 12
 /// kept it out of line and the capsule pair's closed form took 14 -> 16 ns on the benchmark's row
 /// (docs/benchmarks.md, session 17).
+/// ClampFirst: s = +-h1 without the division where the quotient is surely beyond (same bits; the
+/// capsule pair's closed form, below). Off for revolution_overlap.hpp, whose cylinder-cone row
+/// took 0.25% more instructions with it and was not faster (docs/benchmarks.md, session 34).
+template <bool ClampFirst = false>
 [[gnu::always_inline]] inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
                                      double h2, Vec3& c1, Vec3& c2) {
   const Vec3 r = m1 - m2;
@@ -175,12 +179,16 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
   // products (each 2^-53), so the clamp gives the same s bit for bit. Saves the division's latency
   // on the pairs whose s is clamped, mostly the overlapping ones (session 29 measured and dropped
   // it alone; session 34 kept it with the normal above, which speeds up the separated ones).
-  const double lim = (h1 * (1 + 0x1p-44)) * denom;
   double s;
-  if (num > lim) {
-    s = h1;
-  } else if (num < -lim) {
-    s = -h1;
+  if constexpr (ClampFirst) {
+    const double lim = (h1 * (1 + 0x1p-44)) * denom;
+    if (num > lim) {
+      s = h1;
+    } else if (num < -lim) {
+      s = -h1;
+    } else {
+      s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+    }
   } else {
     s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
   }
@@ -199,7 +207,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
 [[gnu::always_inline]] inline DistanceResult
 closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
   Vec3 c1, c2;
-  closest_on_unit_segments(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
+  closest_on_unit_segments<true>(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
                            pb.rotation().col(2), b.half_length(), c1, c2);
   return rounded_answer(c1, a.radius(), c2, b.radius(), a.half_length() + b.half_length());
 }
