@@ -20,6 +20,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -265,6 +266,93 @@ TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
   EXPECT_GE(mix["both_ends"], 500);
 }
 
+/// closest_on_unit_segments as it was before the unconstrained s was clamped without its
+/// division (session 29): the division first, then the clamp. The reference of the test below.
+void unit_segments_division_first(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
+                                  double h2, Vec3& c1, Vec3& c2) {
+  const Vec3 r = m1 - m2;
+  const double b = u1.dot(u2);
+  const double c = u1.dot(r);
+  const double f = u2.dot(r);
+  double denom = 1 - b * b;
+  double num = b * f - c;
+  if (denom < kCapsuleNearlyParallel) {
+    const Vec3 n = u1.cross(u2);
+    denom = n.squaredNorm();
+    num = n.dot(u2.cross(r));
+  }
+  double s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+  double t = b * s + f;
+  if (t < -h2) {
+    t = -h2;
+    s = std::clamp(b * t - c, -h1, h1);
+  } else if (t > h2) {
+    t = h2;
+    s = std::clamp(b * t - c, -h1, h1);
+  }
+  c1 = m1 + s * u1;
+  c2 = m2 + t * u2;
+}
+
+/// closest_on_unit_segments takes s = +-h1 without dividing where |num| > h1 denom (1 + 2^-44):
+/// the same points bit for bit as dividing first. Seeded pairs of four kinds: random; the
+/// unconstrained s placed at h1 (1 + delta) or -h1 (1 + delta) with |delta| from 1e-17 to 1e-1
+/// of either sign (the test's boundary, where a slack too small would clamp a quotient that
+/// rounds inside); nearly parallel and parallel axes (Lagrange's branch, denom 0).
+TEST(ClosedFormDistance, CapsuleSegmentsClampWithoutDivisionBitForBit) {
+  const unsigned seed = 20261130;
+  Draws draw(seed);
+  auto& rng = draw.rng;
+  auto& g = draw.g;
+  const auto same = [](const Vec3& x, const Vec3& y) {
+    return std::memcmp(x.data(), y.data(), 3 * sizeof(double)) == 0;
+  };
+  int failures = 0;
+  int clamped = 0;
+  int inside = 0;
+  for (int c = 0; c < 40000 && failures < 10; ++c) {
+    const int family = c % 4;  // 0 random, 1 s near +h1, 2 s near -h1, 3 nearly parallel or parallel
+    const Pose pa = proxima::test::draw_quaternion_pose(g, rng);
+    Pose pb = proxima::test::draw_quaternion_pose(g, rng);
+    if (family == 3) {
+      const double angle = c % 8 == 3 ? 0.0 : draw.log_uniform(1e-17, 1e-3);
+      const Mat3 turn = Eigen::AngleAxisd(angle, draw.unit()).toRotationMatrix();
+      pb = Pose::from_matrix(pa.rotation() * turn, Vec3::Zero());
+    }
+    const Vec3 u1 = pa.rotation().col(2);
+    const Vec3 u2 = pb.rotation().col(2);
+    const double h1 = draw.log_uniform(1e-3, 1e3);
+    const double h2 = draw.log_uniform(1e-3, 1e3);
+    const Vec3 m1 = draw.log_uniform(1e-3, 1e2) * draw.unit();
+    Vec3 m2 = m1 + draw.log_uniform(1e-4, 1e4) * draw.unit();
+    if (family == 1 || family == 2) {
+      // The lines' closest points at s* = +-h1 (1 + delta) on A's axis and t* on B's, apart
+      // along u1 x u2: m2 = m1 + s* u1 + gap - t* u2.
+      const double delta = (draw.u(rng) < 0.5 ? -1 : 1) * draw.log_uniform(1e-17, 1e-1);
+      const double s_star = (family == 1 ? h1 : -h1) * (1 + delta);
+      const double t_star = (2 * draw.u(rng) - 1) * 1.5 * h2;
+      const Vec3 gap = draw.log_uniform(1e-4, 1e2) * u1.cross(u2).normalized();
+      m2 = m1 + s_star * u1 + gap - t_star * u2;
+    }
+    Vec3 c1, c2, r1, r2;
+    gjk::detail::closest_on_unit_segments<true>(m1, u1, h1, m2, u2, h2, c1, c2);
+    unit_segments_division_first(m1, u1, h1, m2, u2, h2, r1, r2);
+    const double s = u1.dot(r1 - m1);
+    ++(std::abs(s) >= h1 * (1 - 1e-12) ? clamped : inside);
+    if (!same(c1, r1) || !same(c2, r2)) {
+      ++failures;
+      std::ostringstream what;
+      what.precision(17);
+      what << "seed " << seed << " case " << c << " (family " << family << "): points (" << c1.transpose() << ") ("
+           << c2.transpose() << ") against dividing first (" << r1.transpose() << ") (" << r2.transpose() << ")";
+      ADD_FAILURE() << what.str();
+    }
+  }
+  // Both sides of the clamp are reached.
+  EXPECT_GE(clamped, 5000);
+  EXPECT_GE(inside, 5000);
+}
+
 /// Every field of the rounded pairs' answers (sphere and capsule in any combination) as
 /// gjk::distance documents them, through the cold overload (the closed form in line in the
 /// caller, fields given one by one) and the warm one (distance_impl): gap 0, iterations 0,
@@ -356,6 +444,27 @@ TEST(ClosedFormDistance, RoundedPairsFillEveryField) {
   EXPECT_FALSE(huge.intersect);
   EXPECT_EQ(huge.status, Status::degenerate_input);
   EXPECT_EQ(huge.detail, Detail::scale_out_of_range);
+}
+
+/// The separated answer's normal is diff * (|diff| / |diff|^2) (session 34). Where |diff|^2 is
+/// below the normal range its reciprocal would overflow to infinity, so rounded_answer divides by
+/// |diff| there: a sphere of radius 1e-200 beside a capsule's axis at 1e-155 (|diff|^2 = 1e-310,
+/// subnormal) and, on the fast path, at 1e-150, 1 and 1e20. Each answer is finite, separated, with
+/// a unit normal along x and the distance to 1e-9 relative (the subnormal square keeps about
+/// 13 digits).
+TEST(ClosedFormDistance, RoundedAnswerNormalBelowTheNormalRange) {
+  const Capsule capsule(1e-200, 1);
+  for (const double gap : {1e-155, 1e-150, 1.0, 1e20}) {
+    const DistanceResult r =
+        gjk::distance(Sphere(1e-200), Pose::from_translation(Vec3(gap, 0, 0.5)), capsule, Pose());
+    SCOPED_TRACE(gap);
+    EXPECT_FALSE(r.intersect);
+    EXPECT_TRUE(r.normal.allFinite());
+    EXPECT_NEAR(r.normal.norm(), 1, 1e-12);
+    EXPECT_NEAR((r.normal + Vec3::UnitX()).norm(), 0, 1e-12);  // A (the sphere) -> B (the axis): -x
+    EXPECT_NEAR(r.distance / gap, 1, 1e-9);
+    EXPECT_TRUE(r.point_a.allFinite() && r.point_b.allFinite());
+  }
 }
 
 TEST(ClosedFormDistance, HandPickedCases) {

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 namespace proxima::gjk {
@@ -88,7 +89,8 @@ inline DistanceResult exact_answer() {
 [[gnu::always_inline]] inline DistanceResult
 rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb, double core_sizes = 0) {
   const Vec3 diff = cb - ca;
-  const double core = diff.norm();
+  const double d2 = diff.squaredNorm();
+  const double core = Eigen::numext::sqrt(d2);  // diff.norm()'s bits (std::sqrt would add an errno branch)
   const double margins = ra + rb;
   const double scale = core + margins + core_sizes;
   if (!scale_in_range(scale)) [[unlikely]] return out_of_range_result<DistanceResult>();
@@ -101,7 +103,18 @@ rounded_answer(const Vec3& ca, double ra, const Vec3& cb, double rb, double core
     const Vec3 common = core > 0 ? Vec3(ca + diff * (ra / margins)) : ca;
     return DistanceResult{0.0, true, common, common, nan_vec3(), 0.0, 0, Status::converged, Detail::none};
   }
-  const Vec3 n = diff / core;
+  // 1 / core as core / |diff|^2: the division by |diff|^2 runs beside the root instead of after it,
+  // taking a division's latency off the chain to the points (separated capsule pairs 13.1 ->
+  // 12.5 ns on the benchmark's row: docs/benchmarks.md, session 34). A few ulps on n against
+  // diff / core (within the closed forms' rounding-level tolerance). Where |diff|^2 is below the
+  // normal range (its reciprocal would overflow) the root is divided by, as before.
+  double inv_core;
+  if (d2 >= std::numeric_limits<double>::min()) [[likely]] {
+    inv_core = core * (1 / d2);
+  } else {
+    inv_core = 1 / core;
+  }
+  const Vec3 n = diff * inv_core;
   // add_scaled (core/types.hpp): the benchmark's translation unit kept Eigen's assignment of
   // `ca + ra * n` and `cb - rb * n` out of line (two calls through expression objects on the
   // stack); in line, the capsule pair's separated queries took 24 -> 18 ns on its row
@@ -140,6 +153,10 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
 /// Always inlined: with two callers (the capsule pair here, gjk/revolution_overlap.hpp) GCC 12
 /// kept it out of line and the capsule pair's closed form took 14 -> 16 ns on the benchmark's row
 /// (docs/benchmarks.md, session 17).
+/// ClampFirst: s = +-h1 without the division where the quotient is surely beyond (same bits; the
+/// capsule pair's closed form, below). Off for revolution_overlap.hpp, whose cylinder-cone row
+/// took 0.25% more instructions with it and was not faster (docs/benchmarks.md, session 34).
+template <bool ClampFirst = false>
 [[gnu::always_inline]] inline void closest_on_unit_segments(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
                                      double h2, Vec3& c1, Vec3& c2) {
   const Vec3 r = m1 - m2;
@@ -157,7 +174,24 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
     denom = n.squaredNorm();  // 0 for parallel segments
     num = n.dot(u2.cross(r));
   }
-  double s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+  // Clamped without the division where num / denom is surely beyond +-h1: |num| > h1 denom
+  // (1 + 2^-44) puts the rounded quotient at or beyond h1 whatever the roundings of the
+  // products (each 2^-53), so the clamp gives the same s bit for bit. Saves the division's latency
+  // on the pairs whose s is clamped, mostly the overlapping ones (session 29 measured and dropped
+  // it alone; session 34 kept it with the normal above, which speeds up the separated ones).
+  double s;
+  if constexpr (ClampFirst) {
+    const double lim = (h1 * (1 + 0x1p-44)) * denom;
+    if (num > lim) {
+      s = h1;
+    } else if (num < -lim) {
+      s = -h1;
+    } else {
+      s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+    }
+  } else {
+    s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
+  }
   double t = b * s + f;
   if (t < -h2) {
     t = -h2;
@@ -173,7 +207,7 @@ inline DistanceResult closed_form(const Sphere& a, const Pose& pa, const Capsule
 [[gnu::always_inline]] inline DistanceResult
 closed_form(const Capsule& a, const Pose& pa, const Capsule& b, const Pose& pb) {
   Vec3 c1, c2;
-  closest_on_unit_segments(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
+  closest_on_unit_segments<true>(pa.translation(), pa.rotation().col(2), a.half_length(), pb.translation(),
                            pb.rotation().col(2), b.half_length(), c1, c2);
   return rounded_answer(c1, a.radius(), c2, b.radius(), a.half_length() + b.half_length());
 }
