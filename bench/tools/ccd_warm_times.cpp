@@ -11,6 +11,10 @@
 //       CALLGRIND_TOGGLE_COLLECT (valgrind --tool=callgrind --collect-atstart=no)
 //   ccd_warm_times none CASE MOTIONS         the cases built, no query (a trace's set-up alone)
 // Environment: NOAVX2=1 runs the scans' portable pre-tests (detail::set_raster_avx2_for_tests).
+// FAR=1 moves B's start and end poses 1000 of B's bounding radii along world z, so the
+// bounding-sphere early out returns before any geometry is made or drawn: the query's fixed head
+// alone (input checks, relative motion, its decomposition, A's own angle test, the sphere test,
+// the result; session 34).
 #include "ccd/glide_raster.hpp"
 #include "suites/ccd_cases.hpp"
 
@@ -54,6 +58,13 @@ int main(int argc, char** argv) {
   for (auto& c : cases) {
     if (c.name != name || mode == "none") continue;
     const std::size_t n = c.motions.size();
+    if (std::getenv("FAR") != nullptr) {
+      const Pose away = Pose::from_translation(Vec3(0, 0, 1e3 * c.b.bounding_sphere().radius));
+      for (auto& m : c.motions) {
+        m.b_start = away * m.b_start;
+        m.b_end = away * m.b_end;
+      }
+    }
     auto call = [&](std::size_t i) {
       const auto& m = c.motions[i];
       const ccd::ScrewResult r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
