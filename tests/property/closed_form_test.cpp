@@ -266,36 +266,9 @@ TEST(ClosedFormDistance, CapsuleSegmentsMeetTheOptimalityConditions) {
   EXPECT_GE(mix["both_ends"], 500);
 }
 
-/// closest_on_unit_segments as it was before the unconstrained s was clamped without its
-/// division (session 29): the division first, then the clamp. The reference of the test below.
-void unit_segments_division_first(const Vec3& m1, const Vec3& u1, double h1, const Vec3& m2, const Vec3& u2,
-                                  double h2, Vec3& c1, Vec3& c2) {
-  const Vec3 r = m1 - m2;
-  const double b = u1.dot(u2);
-  const double c = u1.dot(r);
-  const double f = u2.dot(r);
-  double denom = 1 - b * b;
-  double num = b * f - c;
-  if (denom < kCapsuleNearlyParallel) {
-    const Vec3 n = u1.cross(u2);
-    denom = n.squaredNorm();
-    num = n.dot(u2.cross(r));
-  }
-  double s = denom > 0 ? std::clamp(num / denom, -h1, h1) : 0.0;
-  double t = b * s + f;
-  if (t < -h2) {
-    t = -h2;
-    s = std::clamp(b * t - c, -h1, h1);
-  } else if (t > h2) {
-    t = h2;
-    s = std::clamp(b * t - c, -h1, h1);
-  }
-  c1 = m1 + s * u1;
-  c2 = m2 + t * u2;
-}
-
-/// closest_on_unit_segments takes s = +-h1 without dividing where |num| > h1 denom (1 + 2^-44):
-/// the same points bit for bit as dividing first. Seeded pairs of four kinds: random; the
+/// closest_on_unit_segments<true> takes s = +-h1 without dividing where |num| > h1 denom
+/// (1 + 2^-44): the same points bit for bit as dividing first (closest_on_unit_segments<false>,
+/// the form revolution_overlap.hpp keeps and the only one before session 34). Seeded pairs of four kinds: random; the
 /// unconstrained s placed at h1 (1 + delta) or -h1 (1 + delta) with |delta| from 1e-17 to 1e-1
 /// of either sign (the test's boundary, where a slack too small would clamp a quotient that
 /// rounds inside); nearly parallel and parallel axes (Lagrange's branch, denom 0).
@@ -336,7 +309,7 @@ TEST(ClosedFormDistance, CapsuleSegmentsClampWithoutDivisionBitForBit) {
     }
     Vec3 c1, c2, r1, r2;
     gjk::detail::closest_on_unit_segments<true>(m1, u1, h1, m2, u2, h2, c1, c2);
-    unit_segments_division_first(m1, u1, h1, m2, u2, h2, r1, r2);
+    gjk::detail::closest_on_unit_segments<false>(m1, u1, h1, m2, u2, h2, r1, r2);
     const double s = u1.dot(r1 - m1);
     ++(std::abs(s) >= h1 * (1 - 1e-12) ? clamped : inside);
     if (!same(c1, r1) || !same(c2, r2)) {
