@@ -16,6 +16,9 @@ namespace proxima::ccd::detail {
 /// rarely mispredict.
 template <class T, class Less>
 void insertion_sort(T* lo, T* hi, Less less) {
+  // Callers hand empty ranges (an empty row, a null data() of an empty vector): lo + 1 would then
+  // point past the end, or be null plus one, which C++ leaves undefined even unread.
+  if (hi - lo < 2) return;
   for (T* it = lo + 1; it < hi; ++it) {
     if (!less(*it, *(it - 1))) continue;
     T moving = std::move(*it);
