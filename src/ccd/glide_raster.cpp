@@ -2,7 +2,6 @@
 // The raster method of screw_collisions: see glide_raster.hpp and seed 004 section 9.
 #include "core/clamped_int.hpp"
 #include "ccd/glide_raster.hpp"
-#include "ccd/properness_cull.hpp"
 
 #include <proxima/ccd/collision_screen.hpp>
 
@@ -1550,12 +1549,6 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
     for (const RadialRange& r : work.ranges_a) all_a = {std::min(all_a.lo, r.lo), std::max(all_a.hi, r.hi)};
     const RadialRange kept_b = skip_faces_outside(work.ranges_b, all_a, pixel, skip_b);
     skip_faces_outside(work.ranges_a, kept_b, pixel, skip_a);
-    // Large meshes only (the small ones' drawing is cheaper than the cull): faces none of whose
-    // feature pairs within reach can be proper are not drawn (properness_cull.hpp).
-    if (!settings.defer_records) {
-      properness_face_cull(a, a_points, a_normals, b, b_points, b_normals, screen.theta, screen.glide,
-                           settings.facing_slack, options.properness_threshold, pixel, skip_a, skip_b);
-    }
   }
   settings.skip_face = skip_b;
   const BodyRaster& raster_b = work.raster_b;
