@@ -7,7 +7,9 @@
 //       the total: a hash (FNV-1a 64) of every field of every result (contact, toi, point, normal,
 //       status, detail, iterations unless answers, candidate_pairs unless nocount or answers) and
 //       of every collision (type, feature ids, time, point, normal, properness), full and
-//       first_contact_only, 64 motions per case
+//       first_contact_only, 64 motions per case. The threshold is positional: `hash answers` reads
+//       `answers` as the threshold (0) and hashes the counts; the answers-only check at the default
+//       threshold is `hash -0.1 answers`. The first line says how the arguments were read.
 //   ccd_answer_hash run <case> <motions> <seed> [first]   the case's queries once (for callgrind
 //       with --toggle-collect on screw_collisions' full signature)
 //   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
@@ -73,6 +75,10 @@ int main(int argc, char** argv) {
     const std::string counts = argc > 3 ? argv[3] : "";
     bool with_counts = counts != "nocount" && counts != "answers";
     bool with_iterations = counts != "answers";
+    // Say how the arguments were read: the threshold is positional (atof, so a word there reads as
+    // 0), and a hash with the counts changes whenever a cull changes what is drawn or scanned.
+    std::printf("# threshold=%g iterations=%s candidate_pairs=%s mode=%s\n", thr, with_iterations ? "hashed" : "not hashed",
+                with_counts ? "hashed" : "not hashed", raster ? "raster (3 presets)" : "exact");
     Hasher all;
     long ncoll = 0;
     long pairs_total = 0;
