@@ -1080,8 +1080,12 @@ class Resolver {
         have_coefficients = true;
       }
       find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
-        if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
-        const double s = refine_root(f, l, h, direction, lim, stats_);
+        // The refinement starts from the original bracket, independent of the reach test's probes:
+        // its iterates are advanced in the probes' loop so that the two serial chains of
+        // evaluations overlap (cost only: the same iterates, so the same root).
+        RootRefiner<decltype(f)> refiner(f, l, h, direction, lim);
+        if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b, refiner)) return;
+        const double s = refiner.finish(stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
       });
     }
@@ -1109,28 +1113,34 @@ class Resolver {
   // slack; its other answers are within half a time tolerance of the root, which the reach allows
   // for. Probing stops at |f(m)| <= slack. The bracket handed to refine_root is the original one,
   // so the roots that are kept are bit for bit those of a plain refinement.
-  template <class F>
+  // `refiner` (the bracket's refinement) takes one step per probe while it is not done.
+  template <class F, class Refiner>
   bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
-                         const RootLimits& lim, double edge_speed, int ea, int eb) {
+                         const RootLimits& lim, double edge_speed, int ea, int eb, Refiner& refiner) {
     if (!cull_) return false;
     double slope_bound = 0, unused = 0;
     triple.bounds(l, h, slope_bound, unused);
     const double gap = std::max(lim.slack, slope_bound * lim.time_tolerance / 2) /
                        (opt_.parallel_tolerance * triple.la * triple.lb);
-    double lo = l, hi = h, last = (l + h) / 2;
+    double lo = l, hi = h;
+    // The turn at the last probe (before any, at the bracket's middle, where bounds() just took
+    // it), kept here because the refinement's steps take the triple product's one-entry cache.
+    std::pair<double, double> turned = triple.turn((l + h) / 2);
     for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
       const double m = (lo + hi) / 2;
-      last = m;
       Vec3 q, e;
       triple.motion(m, q, e);
+      turned = triple.turn(m);
       const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + 2 * tolerance() + gap;
       if (segment_distance(triple.pa, triple.da, q, e) > reach) return true;
       const double fm = f(m);
+      // After the probe's evaluation (the step moves the triple product's turn cache away from m).
+      if (!refiner.done()) refiner.step();
       ++stats_.evaluations;
       if (std::abs(fm) <= lim.slack) break;
       ((direction < 0) == (fm > 0) ? lo : hi) = m;
     }
-    return improper_near(ea, eb, triple.turn(last), hi - lo + lim.time_tolerance);
+    return improper_near(ea, eb, turned, hi - lo + lim.time_tolerance);
   }
 
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at

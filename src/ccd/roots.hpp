@@ -107,41 +107,69 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
 /// Refines a bracket [lo, hi] of a sign change of f (direction as above) to width <=
 /// time_tolerance, or until |f| <= slack at the estimate, by the Illinois variant of regula falsi
 /// with a bisection step whenever the bracket failed to halve (so it is never slower than
-/// bisection). Returns the root estimate.
+/// bisection). One iterate per step(), so that a caller can advance it alongside another
+/// independent chain of evaluations (the out-of-order core then overlaps the two chains); run to
+/// done() it is refine_root below, bit for bit.
 template <class F>
-double refine_root(const F& f, double lo, double hi, int direction, const RootLimits& lim, RootStats& stats) {
-  double flo = f(lo), fhi = f(hi);
-  int side = 0;
-  double last_width = hi - lo;
-  int it = 0;
-  while (hi - lo > lim.time_tolerance && it < lim.max_root_iterations) {
-    ++it;
-    double c = (lo * fhi - hi * flo) / (fhi - flo);
-    const bool halved = (hi - lo) <= last_width / 2;
-    if (it % 2 == 0 && !halved) c = (lo + hi) / 2;
-    if (!(c > lo && c < hi)) c = (lo + hi) / 2;
-    if (it % 2 == 0) last_width = hi - lo;
-    const double fc = f(c);
-    if (std::abs(fc) <= lim.slack) {
-      stats.evaluations += it + 2;
-      return c;
+class RootRefiner {
+ public:
+  RootRefiner(const F& f, double lo, double hi, int direction, const RootLimits& lim)
+      : f_(f), lim_(lim), lo_(lo), hi_(hi), flo_(f(lo)), fhi_(f(hi)), last_width_(hi - lo), direction_(direction) {}
+
+  bool done() const { return finished_ || !(hi_ - lo_ > lim_.time_tolerance && it_ < lim_.max_root_iterations); }
+
+  /// One iterate; call only while !done().
+  void step() {
+    ++it_;
+    double c = (lo_ * fhi_ - hi_ * flo_) / (fhi_ - flo_);
+    const bool halved = (hi_ - lo_) <= last_width_ / 2;
+    if (it_ % 2 == 0 && !halved) c = (lo_ + hi_) / 2;
+    if (!(c > lo_ && c < hi_)) c = (lo_ + hi_) / 2;
+    if (it_ % 2 == 0) last_width_ = hi_ - lo_;
+    const double fc = f_(c);
+    if (std::abs(fc) <= lim_.slack) {
+      finished_ = true;
+      root_ = c;
+      return;
     }
-    const bool before_root = (direction < 0) == (fc > 0);
+    const bool before_root = (direction_ < 0) == (fc > 0);
     if (before_root) {
-      lo = c;
-      flo = fc;
-      if (side == -1) fhi /= 2;
-      side = -1;
+      lo_ = c;
+      flo_ = fc;
+      if (side_ == -1) fhi_ /= 2;
+      side_ = -1;
     } else {
-      hi = c;
-      fhi = fc;
-      if (side == 1) flo /= 2;
-      side = 1;
+      hi_ = c;
+      fhi_ = fc;
+      if (side_ == 1) flo_ /= 2;
+      side_ = 1;
     }
   }
-  if (hi - lo > lim.time_tolerance) stats.capped = true;
-  stats.evaluations += it + 2;
-  return (lo + hi) / 2;
+
+  /// Runs to done() and returns the root estimate, counting the evaluations in `stats`.
+  double finish(RootStats& stats) {
+    while (!done()) step();
+    stats.evaluations += it_ + 2;
+    if (finished_) return root_;
+    if (hi_ - lo_ > lim_.time_tolerance) stats.capped = true;
+    return (lo_ + hi_) / 2;
+  }
+
+ private:
+  const F& f_;
+  const RootLimits& lim_;
+  double lo_, hi_, flo_, fhi_, last_width_;
+  int direction_;
+  int side_ = 0;
+  int it_ = 0;
+  bool finished_ = false;
+  double root_ = 0;
+};
+
+/// RootRefiner run to the end. Returns the root estimate.
+template <class F>
+double refine_root(const F& f, double lo, double hi, int direction, const RootLimits& lim, RootStats& stats) {
+  return RootRefiner<F>(f, lo, hi, direction, lim).finish(stats);
 }
 
 }  // namespace proxima::ccd::detail
