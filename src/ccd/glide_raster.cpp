@@ -143,7 +143,7 @@ constexpr double kEdgeSlabsPerStep = 32;
 // (the lines' intersection lies within tolerance() of each); one more tolerance() covers the gap
 // left between the lines at a refined root. Used to clear slabs of edge-edge windows.
 constexpr double kKeptContactReach = 3;
-// Bisection probes of an edge-edge root bracket before its refinement (cost only, see
+// Steps of an edge-edge root's refinement that the reach test follows (cost only, see
 // Resolver::root_out_of_reach).
 constexpr int kRootProbes = 8;
 // Rows with fewer records than this are scanned from their start in the edge-crossing and
@@ -1079,9 +1079,15 @@ class Resolver {
         triple.compute_coefficients();
         have_coefficients = true;
       }
-      find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction) {
-        if (root_out_of_reach(triple, f, l, h, direction, lim, edge_speed, cand.edge_a, cand.edge_b)) return;
-        const double s = refine_root(f, l, h, direction, lim, stats_);
+      find_sign_changes(f, slope, bounds, s0, s1, lim, stats_, [&](double l, double h, int direction, double fl, double fh) {
+        // The reach test rides on the refinement's first steps (see root_out_of_reach), which start
+        // from the bracket's values as the search evaluated them (cost only: the same numbers).
+        RootRefiner<decltype(f)> refiner(f, l, h, fl, fh, direction, lim);
+        if (root_out_of_reach(triple, l, h, lim, edge_speed, cand.edge_a, cand.edge_b, refiner)) {
+          stats_.evaluations += refiner.evaluations();
+          return;
+        }
+        const double s = refiner.finish(stats_);
         report_edge_edge(cand.edge_a, cand.edge_b, pa, da, qb, db, s);
       });
     }
@@ -1094,43 +1100,44 @@ class Resolver {
   // Relative evaluation error allowed before a sign change counts (as in the exact mode).
   static double slack_factor() { return kRoundingUlps * std::numeric_limits<double>::epsilon(); }
   double tolerance() const { return opt_.feature_tolerance * scale_; }
-  // A bracket [l, h] of a sign change of the triple product, before its refinement: true when the
-  // root cannot be a crossing that report_edge_edge keeps (or only an improper one). Bisects by
-  // the sign of f (at most kRootProbes times) and measures the segment distance d at each
-  // midpoint m. A kept root c has both lines' closest points within tolerance() of their
-  // segments, and those points are |f(c)| / |da x e(c)| apart, where |da x e| > parallel_tolerance
-  // la lb (else it is not kept) and |f(c)| <= max(slack, |f'| max time_tolerance / 2) (refine_root's
-  // two ways of stopping): the segments are within 2 tolerance() + that gap at c. B's edge moves
-  // at most edge_speed, so no time of the current bracket qualifies when d exceeds that plus
-  // edge_speed times the bracket's half width. The root refine_root would return stays in the
-  // current bracket: a bracket wider than the time tolerance comes from the branch and bound's
-  // monotone test (f' keeps its sign on it), so the sign change is unique and every point with
-  // |f| <= slack (where refine_root may stop early) lies on the root's side of m once |f(m)| >
-  // slack; its other answers are within half a time tolerance of the root, which the reach allows
-  // for. Probing stops at |f(m)| <= slack. The bracket handed to refine_root is the original one,
-  // so the roots that are kept are bit for bit those of a plain refinement.
-  template <class F>
-  bool root_out_of_reach(const EdgeTripleProduct& triple, const F& f, double l, double h, int direction,
-                         const RootLimits& lim, double edge_speed, int ea, int eb) {
+  // A bracket [l, h] of a sign change of the triple product, during its refinement: true when the
+  // root cannot be a crossing that report_edge_edge keeps (or only an improper one). Takes the
+  // refinement's steps (at most kRootProbes of them) and measures the segment distance d at each
+  // iterate c (the triple product's turn there is already taken: no sincos more). A kept root r
+  // has both lines' closest points within tolerance() of their segments, and those points are
+  // |f(r)| / |da x e(r)| apart, where |da x e| > parallel_tolerance la lb (else it is not kept)
+  // and |f(r)| <= max(slack, |f'| max time_tolerance / 2) (the refinement's two ways of stopping):
+  // the segments are within 2 tolerance() + that gap at r. The refinement's brackets are nested
+  // and c is an end of the current one (or r itself), so r, which lies in all of them, is within
+  // the bracket's width w of c; B's edge moves at most edge_speed, so r is not kept when d
+  // exceeds that plus edge_speed (w + time_tolerance). The same test after the steps, with the
+  // properness bound, at the last iterate over w + time_tolerance. The refinement goes on from
+  // where the test left it, so the roots that are kept are bit for bit those of a plain
+  // refinement. (Until session 35 the test took its own bisection probes before the refinement:
+  // a serial chain of eight evaluations, each with its sincos, against about five steps of the
+  // refinement.)
+  template <class Refiner>
+  bool root_out_of_reach(const EdgeTripleProduct& triple, double l, double h, const RootLimits& lim,
+                         double edge_speed, int ea, int eb, Refiner& refiner) {
     if (!cull_) return false;
     double slope_bound = 0, unused = 0;
     triple.bounds(l, h, slope_bound, unused);
     const double gap = std::max(lim.slack, slope_bound * lim.time_tolerance / 2) /
                        (opt_.parallel_tolerance * triple.la * triple.lb);
-    double lo = l, hi = h, last = (l + h) / 2;
-    for (int k = 0; k < kRootProbes && hi - lo > lim.time_tolerance; ++k) {
-      const double m = (lo + hi) / 2;
-      last = m;
+    // Before any step: the bracket's middle, where bounds() just took the turn, over its width.
+    std::pair<double, double> turned = triple.turn((l + h) / 2);
+    double width = h - l;
+    for (int k = 0; k < kRootProbes && !refiner.done(); ++k) {
+      refiner.step();
+      const double c = refiner.last();
+      width = refiner.width();
       Vec3 q, e;
-      triple.motion(m, q, e);
-      const double reach = edge_speed * ((hi - lo) / 2 + lim.time_tolerance) + 2 * tolerance() + gap;
+      triple.motion(c, q, e);
+      turned = triple.turn(c);
+      const double reach = edge_speed * (width + lim.time_tolerance) + 2 * tolerance() + gap;
       if (segment_distance(triple.pa, triple.da, q, e) > reach) return true;
-      const double fm = f(m);
-      ++stats_.evaluations;
-      if (std::abs(fm) <= lim.slack) break;
-      ((direction < 0) == (fm > 0) ? lo : hi) = m;
     }
-    return improper_near(ea, eb, triple.turn(last), hi - lo + lim.time_tolerance);
+    return improper_near(ea, eb, turned, width + lim.time_tolerance);
   }
 
   // True when an edge-edge crossing of edges ea (unit direction ua) and eb (unit direction ub0 at

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 namespace proxima::ccd::detail {
 
@@ -39,7 +40,9 @@ struct RootLimits {
 };
 
 /// Calls on_bracket(lo, hi, direction) for each sign change of f in (s0, s1], in increasing s, with
-/// hi - lo <= coarse_tolerance (direction -1: f goes from > 0 to <= 0, +1: from < 0 to >= 0).
+/// hi - lo <= coarse_tolerance (direction -1: f goes from > 0 to <= 0, +1: from < 0 to >= 0), or
+/// on_bracket(lo, hi, direction, f(lo), f(hi)) when it takes them (the values it evaluated, so a
+/// refinement need not evaluate them again).
 /// `f(s)` and `df(s)` evaluate f and f'; `bounds(a, b, l1, l2)` sets upper bounds of |f'| and
 /// |f''| on [a, b]. Branch and bound: an interval is dropped when |f(mid)| > l1 * half_width +
 /// slack (no zero possible), bisected down to the coarse width when |f'(mid)| > l2 * half_width
@@ -90,16 +93,26 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
     if (fa < 0 && fb >= 0) direction = 1;
     // A sign change that never leaves the rounding band is noise, not a crossing.
     if (direction == 0 || std::max(std::abs(fa), std::abs(fb)) <= lim.slack) continue;
-    double lo = r.a, hi = r.b;
+    double lo = r.a, hi = r.b, flo = fa, fhi = fb;
     int it = 0;
     while (hi - lo > lim.coarse_tolerance && it < lim.max_root_iterations) {
       ++it;
       const double mid = (lo + hi) / 2;
       const double fmid = f(mid);
-      ((direction < 0 && fmid > 0) || (direction > 0 && fmid < 0) ? lo : hi) = mid;
+      if ((direction < 0 && fmid > 0) || (direction > 0 && fmid < 0)) {
+        lo = mid;
+        flo = fmid;
+      } else {
+        hi = mid;
+        fhi = fmid;
+      }
     }
     stats.evaluations += it;
-    on_bracket(lo, hi, direction);
+    if constexpr (std::is_invocable_v<const OnBracket&, double, double, int, double, double>) {
+      on_bracket(lo, hi, direction, flo, fhi);
+    } else {
+      on_bracket(lo, hi, direction);
+    }
   }
   stats.intervals += intervals;
 }
@@ -107,41 +120,83 @@ void find_sign_changes(const F& f, const DF& df, const Bounds& bounds, double s0
 /// Refines a bracket [lo, hi] of a sign change of f (direction as above) to width <=
 /// time_tolerance, or until |f| <= slack at the estimate, by the Illinois variant of regula falsi
 /// with a bisection step whenever the bracket failed to halve (so it is never slower than
-/// bisection). Returns the root estimate.
+/// bisection). One iterate per step(), so that a caller can advance it alongside another
+/// independent chain of evaluations (the out-of-order core then overlaps the two chains); run to
+/// done() it is refine_root below, bit for bit.
 template <class F>
-double refine_root(const F& f, double lo, double hi, int direction, const RootLimits& lim, RootStats& stats) {
-  double flo = f(lo), fhi = f(hi);
-  int side = 0;
-  double last_width = hi - lo;
-  int it = 0;
-  while (hi - lo > lim.time_tolerance && it < lim.max_root_iterations) {
-    ++it;
-    double c = (lo * fhi - hi * flo) / (fhi - flo);
-    const bool halved = (hi - lo) <= last_width / 2;
-    if (it % 2 == 0 && !halved) c = (lo + hi) / 2;
-    if (!(c > lo && c < hi)) c = (lo + hi) / 2;
-    if (it % 2 == 0) last_width = hi - lo;
-    const double fc = f(c);
-    if (std::abs(fc) <= lim.slack) {
-      stats.evaluations += it + 2;
-      return c;
+class RootRefiner {
+ public:
+  RootRefiner(const F& f, double lo, double hi, int direction, const RootLimits& lim)
+      : RootRefiner(f, lo, hi, f(lo), f(hi), direction, lim) {}
+  /// With flo = f(lo) and fhi = f(hi) already evaluated (counted as two evaluations all the same).
+  RootRefiner(const F& f, double lo, double hi, double flo, double fhi, int direction, const RootLimits& lim)
+      : f_(f), lim_(lim), lo_(lo), hi_(hi), flo_(flo), fhi_(fhi), last_width_(hi - lo), direction_(direction) {}
+
+  bool done() const { return finished_ || !(hi_ - lo_ > lim_.time_tolerance && it_ < lim_.max_root_iterations); }
+
+  /// The last iterate (the root itself once it met |f| <= slack): an end of the current bracket,
+  /// or the returned root. The root finish() returns lies in every bracket the refinement has
+  /// held (they are nested), so it is within width() of last().
+  double last() const { return last_; }
+  /// The current bracket's width.
+  double width() const { return hi_ - lo_; }
+  /// Evaluations of f so far.
+  int evaluations() const { return it_ + 2; }
+
+  /// One iterate; call only while !done().
+  void step() {
+    ++it_;
+    double c = (lo_ * fhi_ - hi_ * flo_) / (fhi_ - flo_);
+    const bool halved = (hi_ - lo_) <= last_width_ / 2;
+    if (it_ % 2 == 0 && !halved) c = (lo_ + hi_) / 2;
+    if (!(c > lo_ && c < hi_)) c = (lo_ + hi_) / 2;
+    if (it_ % 2 == 0) last_width_ = hi_ - lo_;
+    const double fc = f_(c);
+    last_ = c;
+    if (std::abs(fc) <= lim_.slack) {
+      finished_ = true;
+      root_ = c;
+      return;
     }
-    const bool before_root = (direction < 0) == (fc > 0);
+    const bool before_root = (direction_ < 0) == (fc > 0);
     if (before_root) {
-      lo = c;
-      flo = fc;
-      if (side == -1) fhi /= 2;
-      side = -1;
+      lo_ = c;
+      flo_ = fc;
+      if (side_ == -1) fhi_ /= 2;
+      side_ = -1;
     } else {
-      hi = c;
-      fhi = fc;
-      if (side == 1) flo /= 2;
-      side = 1;
+      hi_ = c;
+      fhi_ = fc;
+      if (side_ == 1) flo_ /= 2;
+      side_ = 1;
     }
   }
-  if (hi - lo > lim.time_tolerance) stats.capped = true;
-  stats.evaluations += it + 2;
-  return (lo + hi) / 2;
+
+  /// Runs to done() and returns the root estimate, counting the evaluations in `stats`.
+  double finish(RootStats& stats) {
+    while (!done()) step();
+    stats.evaluations += evaluations();
+    if (finished_) return root_;
+    if (hi_ - lo_ > lim_.time_tolerance) stats.capped = true;
+    return (lo_ + hi_) / 2;
+  }
+
+ private:
+  const F& f_;
+  const RootLimits& lim_;
+  double lo_, hi_, flo_, fhi_, last_width_;
+  int direction_;
+  int side_ = 0;
+  int it_ = 0;
+  bool finished_ = false;
+  double root_ = 0;
+  double last_ = 0;
+};
+
+/// RootRefiner run to the end. Returns the root estimate.
+template <class F>
+double refine_root(const F& f, double lo, double hi, int direction, const RootLimits& lim, RootStats& stats) {
+  return RootRefiner<F>(f, lo, hi, direction, lim).finish(stats);
 }
 
 }  // namespace proxima::ccd::detail
