@@ -313,63 +313,6 @@ TEST(EpaHullExpand, SmallHullIsTheFullHullBitForBit) {
   EXPECT_GT(overflows, 10);
 }
 
-/// contains_vertex (with its hash filter) against a plain == scan of the vertices, on both hulls:
-/// every vertex is found, -0 and +0 coordinates count as equal (the filter maps -0 to +0), NaN
-/// never matches, and random points (some sharing a vertex's x, y or z) match exactly when the
-/// scan says so.
-template <class Hull>
-void check_contains_vertex(const char* name) {
-  const std::uint64_t seed = 20261201;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> unit(-1, 1);
-  const auto random_vec = [&]() {
-    const double x = unit(rng);
-    const double y = unit(rng);
-    const double z = unit(rng);
-    return Vec3{x, y, z};
-  };
-  auto hull = std::make_unique<Hull>();
-  int matches = 0;
-  for (int run = 0; run < 200; ++run) {
-    const std::string label = std::string(name) + " seed " + std::to_string(seed) + " run " + std::to_string(run);
-    std::array<SupportPoint, 4> tet;
-    for (auto& p : tet) {
-      const Vec3 w = random_vec();
-      p = SupportPoint{w, w, Vec3::Zero()};
-    }
-    tet[0].w.x() = -0.0;  // a signed zero: +0 must match it
-    hull->reset_tetrahedron(tet, 1e-12);
-    std::vector<Vec3> added = {tet[0].w, tet[1].w, tet[2].w, tet[3].w};
-    const int extra = static_cast<int>(rng() % 20);
-    for (int i = 0; i < extra; ++i) {
-      Vec3 w = random_vec();
-      if (i % 5 == 0) w.y() = 0.0;
-      if (hull->add_vertex(SupportPoint{w, w, Vec3::Zero()}) >= 0) added.push_back(w);
-    }
-    ASSERT_TRUE(hull->contains_vertex(Vec3{0.0, tet[0].w.y(), tet[0].w.z()})) << label;
-    ASSERT_TRUE(hull->contains_vertex(Vec3{-0.0, tet[0].w.y(), tet[0].w.z()})) << label;
-    ASSERT_FALSE(hull->contains_vertex(Vec3{std::numeric_limits<double>::quiet_NaN(), 0, 0})) << label;
-    for (const Vec3& w : added) ASSERT_TRUE(hull->contains_vertex(w)) << label;
-    for (int i = 0; i < 50; ++i) {
-      Vec3 q = random_vec();
-      const Vec3& donor = added[rng() % added.size()];
-      const int share = static_cast<int>(rng() % 4);  // 0: none, 1: x, 2: x and y, 3: all
-      if (share >= 1) q.x() = donor.x();
-      if (share >= 2) q.y() = donor.y();
-      if (share >= 3) q.z() = donor.z();
-      const bool expected = std::any_of(added.begin(), added.end(), [&](const Vec3& w) { return w == q; });
-      matches += expected ? 1 : 0;
-      ASSERT_EQ(hull->contains_vertex(q), expected) << label << " query " << i;
-    }
-  }
-  EXPECT_GT(matches, 500) << name;
-}
-
-TEST(EpaHullContainsVertex, FilterAgreesWithTheScan) {
-  check_contains_vertex<EpaHull>("EpaHull");
-  check_contains_vertex<SmallEpaHull>("SmallEpaHull");
-}
-
 }  // namespace
 }  // namespace proxima::gjk
 

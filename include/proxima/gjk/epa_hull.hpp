@@ -11,7 +11,6 @@
 #include <proxima/gjk/minkowski_difference.hpp>
 
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -138,12 +137,8 @@ class EpaHullBase {
   /// How an expansion ended.
   enum class Expansion { done, face_capacity, bad_horizon };
 
-  /// True when p.w equals an existing vertex bitwise (a repeated support point). Almost never
-  /// true (a hull that lost its convexity), so a 64-bit filter of the vertices' hashes
-  /// (vertex_bit) answers most calls without the scan: equal points have equal hashes, so a clear
-  /// bit proves no vertex equals w and the answer is the scan's (docs/benchmarks.md, session 35).
+  /// True when p.w equals an existing vertex bitwise (a repeated support point).
   bool contains_vertex(const Vec3& w) const {
-    if ((vertex_filter_ & vertex_bit(w)) == 0) return false;
     for (int i = 0; i < num_vertices_; ++i) {
       if (vertices_[static_cast<std::size_t>(i)].w == w) {
         return true;
@@ -174,10 +169,8 @@ class EpaHullBase {
     num_faces_ = 0;
     num_free_ = 0;
     min_area_ = min_area;
-    vertex_filter_ = 0;
     for (int i = 0; i < 4; ++i) {
       vertices_[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)];
-      vertex_filter_ |= vertex_bit(p[static_cast<std::size_t>(i)].w);
     }
     // Orient so that (0, 1, 2) is counter-clockwise from outside: vertex 3 behind it.
     const Vec3 n = (p[1].w - p[0].w).cross(p[2].w - p[0].w);
@@ -203,17 +196,7 @@ class EpaHullBase {
       return -1;
     }
     vertices_[static_cast<std::size_t>(num_vertices_)] = p;
-    vertex_filter_ |= vertex_bit(p.w);
     return num_vertices_++;
-  }
-
-  /// One of 64 bits from w's x coordinate (a multiplicative hash's top 6 bits), equal for points
-  /// that compare equal (==): + 0.0 maps -0 to +0 (the only distinct bit patterns == calls equal;
-  /// NaN is never equal to anything, so its bit only costs a scan). x alone: equal points have
-  /// equal x, and the hull's ~10 vertices rarely share a bit.
-  static std::uint64_t vertex_bit(const Vec3& w) {
-    const std::uint64_t h = std::bit_cast<std::uint64_t>(w.x() + 0.0) * 0x9E3779B97F4A7C15ull;
-    return std::uint64_t{1} << (h >> 58);
   }
 
   /// A face slot: the top of the free list, else a fresh one.
@@ -269,8 +252,6 @@ class EpaHullBase {
   std::array<int, kMaxFaces> free_;
   std::array<int, kMaxFaces> stack_;
   std::array<int, kMaxFaces> visible_;
-  /// vertex_bit of every vertex, or-ed (contains_vertex's filter).
-  std::uint64_t vertex_filter_ = 0;
   int num_vertices_ = 0;
   int num_faces_ = 0;
   int num_free_ = 0;
