@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 namespace proxima::ccd::detail {
@@ -82,6 +84,65 @@ TEST(LimitsRootIsolation, RefinementCapIsFlagged) {
   const double t = refine_root(f, 0.4, 0.5, -1, limits(4096, 200), enough);
   EXPECT_FALSE(enough.capped);
   EXPECT_NEAR(t, kRootLeft, 1e-12);
+}
+
+// The raster's edge-edge reach test (glide_raster.cpp, root_out_of_reach) culls a root from the
+// refinement's iterates: it relies on the root finish() returns lying within width() of last()
+// after every step, and on finish() after any number of step() calls being refine_root bit for
+// bit. Seeded monotone cubics f(s) = sign (s - r)(1 + k (s - r)^2) with both slack settings (the
+// stop at |f| <= slack returns the iterate itself).
+TEST(LimitsRootIsolation, RefinerIteratesStayWithinTheirWidthOfTheRoot) {
+  const std::uint32_t seed = 3501;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int checked_steps = 0, slack_stops = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const double r = unit(rng);
+    const double k = 50 * unit(rng);
+    const double sign = trial % 2 == 0 ? 1.0 : -1.0;
+    const double lo = r - 0.3 * unit(rng) - 1e-9;
+    const double hi = r + 0.3 * unit(rng) + 1e-9;
+    auto g = [&](double s) { return sign * (s - r) * (1 + k * (s - r) * (s - r)); };
+    RootLimits lim = limits(4096, 200);
+    lim.slack = trial % 4 < 2 ? 0.0 : 1e-9;
+    const int direction = sign > 0 ? 1 : -1;
+    RootStats plain_stats;
+    const double plain = refine_root(g, lo, hi, direction, lim, plain_stats);
+    for (int steps_first = 0; steps_first <= 6; steps_first += 3) {
+      RootRefiner<decltype(g)> refiner(g, lo, hi, g(lo), g(hi), direction, lim);
+      std::vector<std::pair<double, double>> iterates;  // (last, width) after each step
+      while (!refiner.done()) {
+        refiner.step();
+        iterates.emplace_back(refiner.last(), refiner.width());
+        if (static_cast<int>(iterates.size()) == steps_first) break;
+      }
+      RootStats stats;
+      const double root = refiner.finish(stats);
+      EXPECT_EQ(root, plain) << "seed " << seed << " trial " << trial << " steps first " << steps_first;
+      EXPECT_EQ(stats.evaluations, plain_stats.evaluations) << "seed " << seed << " trial " << trial;
+      for (const auto& [last, width] : iterates) {
+        EXPECT_LE(std::abs(root - last), width) << "seed " << seed << " trial " << trial;
+        ++checked_steps;
+      }
+      if (!iterates.empty() && root == iterates.back().first && lim.slack > 0) ++slack_stops;
+    }
+  }
+  // The sample reached both ways of stopping and many iterates.
+  EXPECT_GT(checked_steps, 1000);
+  EXPECT_GT(slack_stops, 0);
+}
+
+TEST(LimitsRootIsolation, FiveArgumentCallbackGetsTheBracketsValues) {
+  int calls = 0;
+  RootStats stats;
+  find_sign_changes(f, df, bounds, 0.0, 1.0, limits(4096, 200), stats,
+                    [&](double lo, double hi, int direction, double flo, double fhi) {
+                      ++calls;
+                      EXPECT_EQ(flo, f(lo));
+                      EXPECT_EQ(fhi, f(hi));
+                      EXPECT_EQ(direction < 0, flo > 0);
+                    });
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace
