@@ -10,6 +10,7 @@
 //     -o /tmp/epa_gjk_share
 // then taskset -c 1 /tmp/epa_gjk_share N (N = 8, 32 or 128).
 #include "inputs.hpp"
+#include "tools/polytope_pairs.hpp"
 #include <proxima/gjk/epa.hpp>
 #include <chrono>
 #include <cstdio>
@@ -19,24 +20,19 @@
 #include <algorithm>
 using namespace proxima;
 using namespace proxima::bench;
-static Pose to_pose(const Placement& p) {
-  const auto& q = p.quaternion;
-  return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
-}
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 32;
-  const CaseSet set = make_polytope_set(n, 256, 1);
-  std::vector<Polytope> as, bs; std::vector<Pose> pas, pbs;
-  for (const PairCase& pc : set.pairs) {
-    const auto& va = set.bodies[static_cast<std::size_t>(pc.body_a)].hull.vertices;
-    const auto& vb = set.bodies[static_cast<std::size_t>(pc.body_b)].hull.vertices;
-    as.emplace_back(std::span<const Vec3>(va.data(), va.size()));
-    bs.emplace_back(std::span<const Vec3>(vb.data(), vb.size()));
-    pas.push_back(to_pose(pc.pose_a)); pbs.push_back(to_pose(pc.pose_b));
+  // The intersecting pairs only (EPA's row); the shapes stay owned by `all`.
+  const tools::PolytopePairs all = tools::load_polytope_pairs(n, 256);
+  std::vector<const Polytope*> as, bs;
+  std::vector<Pose> pas, pbs;
+  for (std::size_t k = 0; k < all.size(); ++k) {
     gjk::WarmStart w0;
-    if (!gjk::penetration(as.back(), pas.back(), bs.back(), pbs.back(), gjk::EpaOptions{}, w0).intersect) {
-      as.pop_back(); bs.pop_back(); pas.pop_back(); pbs.pop_back();
-    }
+    if (!gjk::penetration(all.a(k), all.pose_a(k), all.b(k), all.pose_b(k), gjk::EpaOptions{}, w0).intersect) continue;
+    as.push_back(&all.a(k));
+    bs.push_back(&all.b(k));
+    pas.push_back(all.pose_a(k));
+    pbs.push_back(all.pose_b(k));
   }
   auto ws = std::make_unique<gjk::EpaHull>();
   const gjk::EpaOptions options;
@@ -52,8 +48,8 @@ int main(int argc, char** argv) {
           const auto one = [&]() {
             if (mode == 0) {
               const Pose b_in_a = relative_pose(pas[i], pbs[i]);
-              gjk::MinkowskiDifference<Polytope, Polytope> md(as[i], bs[i], b_in_a);
-              const double scale = gjk::detail::query_scale(as[i], bs[i], b_in_a);
+              gjk::MinkowskiDifference<Polytope, Polytope> md(*as[i], *bs[i], b_in_a);
+              const double scale = gjk::detail::query_scale(*as[i], *bs[i], b_in_a);
               alignas(32) std::array<double, 3 * proxima::detail::kPolytopeScanMaxPadded> placed;
               md.place_b(placed.data());
               gjk::WarmStart warm;
@@ -61,7 +57,7 @@ int main(int argc, char** argv) {
               sink += run.v.x() + run.contact;
             } else {
               gjk::WarmStart warm;
-              sink += gjk::penetration(as[i], pas[i], bs[i], pbs[i], options, warm, *ws).depth;
+              sink += gjk::penetration(*as[i], pas[i], *bs[i], pbs[i], options, warm, *ws).depth;
             }
           };
           one();

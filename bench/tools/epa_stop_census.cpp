@@ -10,6 +10,7 @@
 //     -o /tmp/epa_stop_census
 // then /tmp/epa_stop_census N (N = 8, 32, 128 or 1024).
 #include "inputs.hpp"
+#include "tools/polytope_pairs.hpp"
 
 #include <proxima/gjk/epa.hpp>
 #include <proxima/shapes/polytope.hpp>
@@ -24,11 +25,6 @@ using namespace proxima;
 using namespace proxima::bench;
 
 namespace {
-
-Pose to_pose(const Placement& p) {
-  const auto& q = p.quaternion;
-  return Pose::from_quaternion(q.w(), q.x(), q.y(), q.z(), p.translation);
-}
 
 // The Minkowski difference, recording every support point it returns.
 struct Recorder {
@@ -46,19 +42,16 @@ struct Recorder {
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 32;
-  const CaseSet set = make_polytope_set(n, n == 1024 ? 64 : 256, 1);
+  const tools::PolytopePairs pairs = tools::load_polytope_pairs(n, n == 1024 ? 64 : 256);
   auto hull = std::make_unique<gjk::EpaHull>();
   int queries = 0;
   long gjk_supports = 0, gjk_dropped = 0, epa_supports = 0, epa_repeats_of_gjk = 0, early_total = 0;
   int early_hist[8] = {0};
-  for (const PairCase& pc : set.pairs) {
-    const auto& va = set.bodies[static_cast<std::size_t>(pc.body_a)].hull.vertices;
-    const auto& vb = set.bodies[static_cast<std::size_t>(pc.body_b)].hull.vertices;
-    const Polytope a(std::span<const Vec3>(va.data(), va.size()));
-    const Polytope b(std::span<const Vec3>(vb.data(), vb.size()));
-    const Pose pa = to_pose(pc.pose_a);
-    const Pose pb = to_pose(pc.pose_b);
-    const Pose b_in_a = pa.inverse() * pb;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const Polytope& a = pairs.a(p);
+    const Polytope& b = pairs.b(p);
+    const Pose& pa = pairs.pose_a(p);
+    const Pose b_in_a = pa.inverse() * pairs.pose_b(p);
     gjk::MinkowskiDifference<Polytope, Polytope> md(a, b, b_in_a);
     const double scale = gjk::detail::query_scale(a, b, b_in_a);
     gjk::WarmStart warm;
