@@ -1007,12 +1007,6 @@ class Resolver {
   // window, isolated by the exact mode's branch and bound (rigorous slope bounds, so none is
   // missed inside the window), each kept when the two segments meet there.
   void edge_edge(const EdgeCandidate& cand) {
-    const mesh::Edge& edge_a = a_.mesh->edge(cand.edge_a);
-    const mesh::Edge& edge_b = b_.mesh->edge(cand.edge_b);
-    const Vec3& pa = a_.v[edge_a.v0];
-    const Vec3 da = a_.v[edge_a.v1] - pa;
-    const Vec3& qb = b_.v[edge_b.v0];
-    const Vec3 db = b_.v[edge_b.v1] - qb;
     const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
     if (!(lo < hi)) return;
     // Most candidates of bodies that pass through each other can only give improper crossings:
@@ -1022,6 +1016,53 @@ class Resolver {
     if (improper_near(cand.edge_a, cand.edge_b, centre_turn, (hi - lo) / 2 + limits_.time_tolerance)) {
       return;
     }
+    edge_edge_past_centre(cand, centre_turn);
+  }
+
+  // edge_edge for all of a query's candidates in their order, in two passes: first the window
+  // centre's properness test for every candidate, then the rest of edge_edge for those it keeps.
+  // Each candidate's centre test is one long dependent chain (sincos, cross products, a square
+  // root, a division) ending in a data-dependent branch; in one tight loop that stores its verdict
+  // instead of branching on it, the chains of neighbouring candidates are independent and the core
+  // overlaps them (cost only: the same tests with the same operations, the survivors resolved in
+  // the same order, so the same collisions in the same order). `candidates` is compacted to the
+  // survivors; `turns` is scratch.
+  void edge_edges(std::vector<EdgeCandidate>& candidates, std::vector<std::pair<double, double>>& turns) {
+    const std::size_t n = candidates.size();
+    turns.resize(n);
+    // The bases' first-use normalisations, out of the tight loop.
+    if (cull_) {
+      for (const EdgeCandidate& c : candidates) prepare_basis(c.edge_a, c.edge_b);
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const EdgeCandidate cand = candidates[i];
+      const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
+      const double centre = (lo + hi) / 2;
+      const std::pair<double, double> centre_turn = turn_at(centre, screw_.angle);
+      const bool skip =
+          !(lo < hi) ||
+          (cull_ && improper_near_prepared(cand.edge_a, cand.edge_b, centre_turn, (hi - lo) / 2 + limits_.time_tolerance));
+      candidates[kept] = cand;
+      turns[kept] = centre_turn;
+      kept += skip ? 0 : 1;
+    }
+    candidates.resize(kept);
+    for (std::size_t i = 0; i < kept; ++i) edge_edge_past_centre(candidates[i], turns[i]);
+  }
+
+ private:
+  // edge_edge after the window centre's properness test let the candidate through (the window is
+  // not empty; centre_turn is turn_at at its centre).
+  void edge_edge_past_centre(const EdgeCandidate& cand, std::pair<double, double> centre_turn) {
+    const mesh::Edge& edge_a = a_.mesh->edge(cand.edge_a);
+    const mesh::Edge& edge_b = b_.mesh->edge(cand.edge_b);
+    const Vec3& pa = a_.v[edge_a.v0];
+    const Vec3 da = a_.v[edge_a.v1] - pa;
+    const Vec3& qb = b_.v[edge_b.v0];
+    const Vec3 db = b_.v[edge_b.v1] - qb;
+    const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
+    const double centre = (lo + hi) / 2;
     // The coefficients of the triple product wait until a slab needs its roots (cost only: the
     // centre's distance test below ends most candidates that pass the properness bound), and the
     // centre's turn is the one just computed (cost only: one sincos less).
@@ -1093,6 +1134,8 @@ class Resolver {
     }
   }
 
+
+ public:
   std::vector<Collision>& collisions() { return found_; }
   const RootStats& stats() const { return stats_; }
 
@@ -1149,6 +1192,12 @@ class Resolver {
   // in the same order, so the same answer.
   bool improper_near(int ea, int eb, std::pair<double, double> turned, double width) {
     if (!cull_) return false;
+    prepare_basis(ea, eb);
+    return improper_near_prepared(ea, eb, turned, width);
+  }
+
+  // The TurnBasis entries improper_near reads for edges ea and eb, made on first use.
+  void prepare_basis(int ea, int eb) {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
     const mesh::Edge& edge_b = b_.mesh->edge(eb);
     const Vec3& axis = screw_.axis;
@@ -1163,15 +1212,26 @@ class Resolver {
       basis_.b_unit[ib] = {d, vd, Vec3(axis.cross(vd))};
       basis_.b_ready[ib] = 1;
     }
-    auto normal = [&](int f) -> const std::array<Vec3, 2>& {
+    auto normal = [&](int f) {
       const std::size_t i = static_cast<std::size_t>(f);
       if (!basis_.normal_ready[i]) {
         const Vec3 vd = axis.cross(b_.n[i]);
         basis_.b_normal[i] = {vd, Vec3(axis.cross(vd))};
         basis_.normal_ready[i] = 1;
       }
-      return basis_.b_normal[i];
     };
+    normal(edge_b.face_left);
+    if (edge_b.face_right >= 0) normal(edge_b.face_right);
+  }
+
+  // improper_near once prepare_basis(ea, eb) has run (with cull_ on). Where the sine is not
+  // positive the terms are still computed (perhaps from a division by zero: no trap, the values
+  // are discarded) and the answer is false, as improper_near's early return gave: no branch on
+  // the data before the verdict.
+  bool improper_near_prepared(int ea, int eb, std::pair<double, double> turned, double width) const {
+    const mesh::Edge& edge_a = a_.mesh->edge(ea);
+    const mesh::Edge& edge_b = b_.mesh->edge(eb);
+    const std::size_t ia = static_cast<std::size_t>(ea), ib = static_cast<std::size_t>(eb);
     const double theta = screw_.angle;
     const double sn = turned.first, vers = turned.second;
     const Vec3& ua = basis_.a_unit[ia];
@@ -1180,7 +1240,6 @@ class Resolver {
     const Vec3 cr = ua.cross(ub);
     const double length = cr.norm();
     const double sine = length - theta * width;
-    if (!(sine > 0)) return false;
     // edge_properness_terms with n = cr / length and B's normals turned.
     const Vec3 n(cr / length);
     const Vec3 na = n.cross(ua), nb = n.cross(ub);
@@ -1189,12 +1248,12 @@ class Resolver {
     value[static_cast<std::size_t>(count++)] = na.dot(a_.n[edge_a.face_left]);
     if (edge_a.face_right >= 0) value[static_cast<std::size_t>(count++)] = -na.dot(a_.n[edge_a.face_right]);
     {
-      const std::array<Vec3, 2>& t = normal(edge_b.face_left);
+      const std::array<Vec3, 2>& t = basis_.b_normal[static_cast<std::size_t>(edge_b.face_left)];
       const Vec3 turned_normal = b_.n[edge_b.face_left] + sn * t[0] + vers * t[1];
       value[static_cast<std::size_t>(count++)] = -nb.dot(turned_normal);
     }
     if (edge_b.face_right >= 0) {
-      const std::array<Vec3, 2>& t = normal(edge_b.face_right);
+      const std::array<Vec3, 2>& t = basis_.b_normal[static_cast<std::size_t>(edge_b.face_right)];
       const Vec3 turned_normal = b_.n[edge_b.face_right] + sn * t[0] + vers * t[1];
       value[static_cast<std::size_t>(count++)] = nb.dot(turned_normal);
     }
@@ -1204,7 +1263,7 @@ class Resolver {
       high = std::max(high, value[static_cast<std::size_t>(i)]);
     }
     const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
-    return std::max(low, -high) + drift < opt_.properness_threshold;
+    return (sine > 0) & (std::max(low, -high) + drift < opt_.properness_threshold);
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time
@@ -1367,6 +1426,7 @@ struct Workspace {
   EdgeScratch edge;
   std::vector<std::pair<int, int>> vf, fv;
   std::vector<EdgeCandidate> ee, ee_buffer;  // ee_buffer: resolve_edges_until_first_contact's sort
+  std::vector<std::pair<double, double>> ee_turns;  // Resolver::edge_edges's scratch
   std::vector<Collision> found, found_buffer;  // found_buffer: finish_collisions's sort
   TurnBasis basis;
 };
@@ -1595,7 +1655,7 @@ ScrewResult raster_screw_collisions(const Mesh& a, const Pose& a_start, const Po
   if (options.first_contact_only) {
     edge_pairs = resolve_edges_until_first_contact(resolver, ee, work.ee_buffer, options);
   } else {
-    for (const EdgeCandidate& c : ee) resolver.edge_edge(c);
+    resolver.edge_edges(ee, work.ee_turns);
   }
   result.candidate_pairs = static_cast<int>(vf.size() + fv.size() + edge_pairs);
 
