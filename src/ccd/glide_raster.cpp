@@ -1034,12 +1034,16 @@ class Resolver {
     if (cull_) {
       for (const EdgeCandidate& c : candidates) prepare_basis(c.edge_a, c.edge_b);
     }
+    // The centres' turns first: each sincos is a short independent chain, several in flight.
+    for (std::size_t i = 0; i < n; ++i) {
+      const double lo = std::max(0.0, candidates[i].lo), hi = std::min(1.0, candidates[i].hi);
+      turns[i] = turn_at((lo + hi) / 2, screw_.angle);
+    }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const EdgeCandidate cand = candidates[i];
+      const std::pair<double, double> centre_turn = turns[i];
       const double lo = std::max(0.0, cand.lo), hi = std::min(1.0, cand.hi);
-      const double centre = (lo + hi) / 2;
-      const std::pair<double, double> centre_turn = turn_at(centre, screw_.angle);
       const bool skip =
           !(lo < hi) ||
           (cull_ && improper_near_prepared(cand.edge_a, cand.edge_b, centre_turn, (hi - lo) / 2 + limits_.time_tolerance));
@@ -1228,7 +1232,8 @@ class Resolver {
   // positive the terms are still computed (perhaps from a division by zero: no trap, the values
   // are discarded) and the answer is false, as improper_near's early return gave: no branch on
   // the data before the verdict.
-  bool improper_near_prepared(int ea, int eb, std::pair<double, double> turned, double width) const {
+  [[gnu::always_inline]] bool improper_near_prepared(int ea, int eb, std::pair<double, double> turned,
+                                                     double width) const {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
     const mesh::Edge& edge_b = b_.mesh->edge(eb);
     const std::size_t ia = static_cast<std::size_t>(ea), ib = static_cast<std::size_t>(eb);
