@@ -1030,14 +1030,12 @@ class Resolver {
   void edge_edges(std::vector<EdgeCandidate>& candidates, std::vector<std::pair<double, double>>& turns) {
     const std::size_t n = candidates.size();
     turns.resize(n);
-    // The bases' first-use normalisations, out of the tight loop.
-    if (cull_) {
-      for (const EdgeCandidate& c : candidates) prepare_basis(c.edge_a, c.edge_b);
-    }
-    // The centres' turns first: each sincos is a short independent chain, several in flight.
+    // The centres' turns first (each sincos a short independent chain, several in flight), with
+    // the bases' first-use normalisations out of the tight loop below.
     for (std::size_t i = 0; i < n; ++i) {
       const double lo = std::max(0.0, candidates[i].lo), hi = std::min(1.0, candidates[i].hi);
       turns[i] = turn_at((lo + hi) / 2, screw_.angle);
+      if (cull_) prepare_basis(candidates[i].edge_a, candidates[i].edge_b);
     }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -1200,27 +1198,33 @@ class Resolver {
     return improper_near_prepared(ea, eb, turned, width);
   }
 
-  // The TurnBasis entries improper_near reads for edges ea and eb, made on first use.
-  void prepare_basis(int ea, int eb) {
-    const mesh::Edge& edge_a = a_.mesh->edge(ea);
-    const mesh::Edge& edge_b = b_.mesh->edge(eb);
-    const Vec3& axis = screw_.axis;
+  // The TurnBasis entries improper_near reads for edges ea and eb, made on first use. B's edge is
+  // marked ready together with its faces' normals (make_b_basis), so one flag a side is read on
+  // the hot path.
+  [[gnu::always_inline]] void prepare_basis(int ea, int eb) {
     const std::size_t ia = static_cast<std::size_t>(ea), ib = static_cast<std::size_t>(eb);
-    if (!basis_.a_ready[ia]) {
-      basis_.a_unit[ia] = (a_.v[edge_a.v1] - a_.v[edge_a.v0]).normalized();
-      basis_.a_ready[ia] = 1;
-    }
-    if (!basis_.b_ready[ib]) {
-      const Vec3 d = (b_.v[edge_b.v1] - b_.v[edge_b.v0]).normalized();
-      const Vec3 vd = axis.cross(d);
-      basis_.b_unit[ib] = {d, vd, Vec3(axis.cross(vd))};
-      basis_.b_ready[ib] = 1;
-    }
+    if (!basis_.a_ready[ia]) make_a_basis(ia);
+    if (!basis_.b_ready[ib]) make_b_basis(ib);
+  }
+
+  [[gnu::noinline]] void make_a_basis(std::size_t ia) {
+    const mesh::Edge& edge_a = a_.mesh->edge(static_cast<int>(ia));
+    basis_.a_unit[ia] = (a_.v[edge_a.v1] - a_.v[edge_a.v0]).normalized();
+    basis_.a_ready[ia] = 1;
+  }
+
+  [[gnu::noinline]] void make_b_basis(std::size_t ib) {
+    const mesh::Edge& edge_b = b_.mesh->edge(static_cast<int>(ib));
+    const Vec3& axis = screw_.axis;
+    const Vec3 d = (b_.v[edge_b.v1] - b_.v[edge_b.v0]).normalized();
+    const Vec3 vd = axis.cross(d);
+    basis_.b_unit[ib] = {d, vd, Vec3(axis.cross(vd))};
+    basis_.b_ready[ib] = 1;
     auto normal = [&](int f) {
       const std::size_t i = static_cast<std::size_t>(f);
       if (!basis_.normal_ready[i]) {
-        const Vec3 vd = axis.cross(b_.n[i]);
-        basis_.b_normal[i] = {vd, Vec3(axis.cross(vd))};
+        const Vec3 vn = axis.cross(b_.n[i]);
+        basis_.b_normal[i] = {vn, Vec3(axis.cross(vn))};
         basis_.normal_ready[i] = 1;
       }
     };
@@ -1248,24 +1252,25 @@ class Resolver {
     // edge_properness_terms with n = cr / length and B's normals turned.
     const Vec3 n(cr / length);
     const Vec3 na = n.cross(ua), nb = n.cross(ub);
-    std::array<double, 4> value{};
-    int count = 0;
-    value[static_cast<std::size_t>(count++)] = na.dot(a_.n[edge_a.face_left]);
-    if (edge_a.face_right >= 0) value[static_cast<std::size_t>(count++)] = -na.dot(a_.n[edge_a.face_right]);
+    // The terms taken into the running min and max as they come, in edge_properness_terms' order
+    // (the same std::min / std::max calls in the same order as over a stored array, so the same
+    // bits; cost only: no array indexed by a running count, which kept the terms in memory).
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    auto take = [&](double term) {
+      low = std::min(low, term);
+      high = std::max(high, term);
+    };
+    take(na.dot(a_.n[edge_a.face_left]));
+    if (edge_a.face_right >= 0) take(-na.dot(a_.n[edge_a.face_right]));
     {
       const std::array<Vec3, 2>& t = basis_.b_normal[static_cast<std::size_t>(edge_b.face_left)];
       const Vec3 turned_normal = b_.n[edge_b.face_left] + sn * t[0] + vers * t[1];
-      value[static_cast<std::size_t>(count++)] = -nb.dot(turned_normal);
+      take(-nb.dot(turned_normal));
     }
     if (edge_b.face_right >= 0) {
       const std::array<Vec3, 2>& t = basis_.b_normal[static_cast<std::size_t>(edge_b.face_right)];
       const Vec3 turned_normal = b_.n[edge_b.face_right] + sn * t[0] + vers * t[1];
-      value[static_cast<std::size_t>(count++)] = nb.dot(turned_normal);
-    }
-    double low = std::numeric_limits<double>::infinity(), high = -low;
-    for (int i = 0; i < count; ++i) {
-      low = std::min(low, value[static_cast<std::size_t>(i)]);
-      high = std::max(high, value[static_cast<std::size_t>(i)]);
+      take(nb.dot(turned_normal));
     }
     const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
     return (sine > 0) & (std::max(low, -high) + drift < opt_.properness_threshold);
