@@ -1019,19 +1019,21 @@ class Resolver {
     edge_edge_past_centre(cand, centre_turn);
   }
 
-  // edge_edge for all of a query's candidates in their order, in two passes: first the window
-  // centre's properness test for every candidate, then the rest of edge_edge for those it keeps.
-  // Each candidate's centre test is one long dependent chain (sincos, cross products, a square
-  // root, a division) ending in a data-dependent branch; in one tight loop that stores its verdict
-  // instead of branching on it, the chains of neighbouring candidates are independent and the core
-  // overlaps them (cost only: the same tests with the same operations, the survivors resolved in
-  // the same order, so the same collisions in the same order). `candidates` is compacted to the
-  // survivors; `turns` is scratch.
+  // edge_edge for all of a query's candidates in their order, in passes: the window centres'
+  // turns (one sincos each) for every candidate, then the centre's properness test for every
+  // candidate, then the rest of edge_edge for those it keeps (about one in eight on the cube).
+  // Called one candidate at a time, each centre test was one long dependent chain (sincos, cross
+  // products, a square root, a division) ending in a data-dependent branch, too long for the core
+  // to overlap two of them; split into short independent chains in tight loops that store their
+  // results (the verdict by a branch-free compaction), neighbouring candidates overlap (cost
+  // only: the same tests with the same operations, the survivors resolved in the same order, so
+  // the same collisions in the same order; session 36 measured the single-loop version, centre
+  // turn and test together, no faster). `candidates` is compacted to the survivors; `turns` is
+  // scratch, grown to the largest query seen.
   void edge_edges(std::vector<EdgeCandidate>& candidates, std::vector<std::pair<double, double>>& turns) {
     const std::size_t n = candidates.size();
     turns.resize(n);
-    // The centres' turns first (each sincos a short independent chain, several in flight), with
-    // the bases' first-use normalisations out of the tight loop below.
+    // The centres' turns, with the bases' first-use normalisations (out of the test's loop).
     for (std::size_t i = 0; i < n; ++i) {
       const double lo = std::max(0.0, candidates[i].lo), hi = std::min(1.0, candidates[i].hi);
       turns[i] = turn_at((lo + hi) / 2, screw_.angle);
@@ -1135,7 +1137,6 @@ class Resolver {
       });
     }
   }
-
 
  public:
   std::vector<Collision>& collisions() { return found_; }
