@@ -1058,9 +1058,9 @@ class Resolver {
  private:
   // edge_edge after the window centre's properness test let the candidate through (the window is
   // not empty; centre_turn is turn_at at its centre). Flattened (cost only: every call inside
-  // inlined, the same operations; GCC kept segment_distance, the triple product's evaluations and
-  // the root search as calls): session 36 measured 1.1-1.2% fewer instructions and 1-2% less time
-  // on the cube and the car.
+  // inlined, the same operations; without it GCC kept segment_distance, EdgeTripleProduct::motion
+  // and the slabs' improper_near as calls; what is left is libm and screw.cpp's Screw functions):
+  // session 36 measured 1.1-1.2% fewer instructions and 1-2% less time on the cube and the car.
   [[gnu::flatten]] void edge_edge_past_centre(const EdgeCandidate& cand, std::pair<double, double> centre_turn) {
     const mesh::Edge& edge_a = a_.mesh->edge(cand.edge_a);
     const mesh::Edge& edge_b = b_.mesh->edge(cand.edge_b);
