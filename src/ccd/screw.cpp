@@ -37,9 +37,10 @@ Pose Screw::pose(double s) const {
   const auto [sine, versine] = detail::turn_of(h);
   const double x = axis.x(), y = axis.y(), z = axis.z();
   Mat3 rotation;
-  rotation << 1 + versine * (x * x - 1), versine * x * y - sine * z, versine * x * z + sine * y,  //
-      versine * x * y + sine * z, 1 + versine * (y * y - 1), versine * y * z - sine * x,        //
-      versine * x * z - sine * y, versine * y * z + sine * x, 1 + versine * (z * z - 1);
+  const double cosine = (h.ch - h.sh) * (h.ch + h.sh);
+  rotation << cosine + versine * (x * x), versine * x * y - sine * z, versine * x * z + sine * y,  //
+      versine * x * y + sine * z, cosine + versine * (y * y), versine * y * z - sine * x,        //
+      versine * x * z - sine * y, versine * y * z + sine * x, cosine + versine * (z * z);
   return Pose::from_matrix(rotation, detail::turned_apply(*this, h, Vec3::Zero(), s));
 }
 
