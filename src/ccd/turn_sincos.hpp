@@ -64,13 +64,15 @@ inline SinCos direct(double x) {
   constexpr double C1 = 4.16666666666666019037e-02, C2 = -1.38888888888741095749e-03,
                    C3 = 2.48015872894767294178e-05, C4 = -2.75573143513906633035e-07,
                    C5 = 2.08757232129817482790e-09, C6 = -1.13596475577881948265e-11;
+  // Estrin's scheme in z (three pairs, then w = z^2): a shorter dependent chain than Horner's,
+  // which the exact mode's root searches wait on.
   const double z = x * x, w = z * z;
-  const double rs = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
-  const double rc = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
+  const double ps = (S1 + z * S2) + w * ((S3 + z * S4) + w * (S5 + z * S6));
+  const double pc = (C1 + z * C2) + w * ((C3 + z * C4) + w * (C5 + z * C6));
   const double hz = 0.5 * z;
   const double one_minus = 1.0 - hz;
   // copysign: x's sign is sin's on [-pi/4, pi/4]; it only keeps -0 (-0 + +0 is +0).
-  return {std::copysign(x + (z * x) * (S1 + z * rs), x), one_minus + (((1.0 - one_minus) - hz) + z * rc)};
+  return {std::copysign(x + (z * x) * ps, x), one_minus + (((1.0 - one_minus) - hz) + w * pc)};
 }
 
 // pi/4 < |x|: the reduction and the quadrant swap (out of line: the half turns mostly stay within
