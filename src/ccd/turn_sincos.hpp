@@ -24,8 +24,8 @@ struct SinCos {
 /// truncation, below 1e-36), then the quadrant swap. The kernels are musl's __sin / __cos (MIT,
 /// from fdlibm's k_sin.c / k_cos.c: minimax polynomials of degree 13 and 14 on [-pi/4, pi/4],
 /// |error| below 2^-58 relative, the low part of r entering to first order), each evaluated in two
-/// independent chains. |x| <= pi/4 (every half turn of the bench's motions) runs in line; the
-/// reduction is out of line. Measured against glibc 2.36: 1 ulp at most, and equal in most
+/// independent chains. The test of |x| <= pi/4 (every turn of the bench's motions) is in line,
+/// the polynomials and the reduction are calls. Measured against glibc 2.36: 1 ulp at most, and equal in most
 /// arguments (tests/ccd/turn_sincos_test.cpp prints the shares).
 inline constexpr double kTurnSinCosReach = 4.0;
 
@@ -56,8 +56,9 @@ inline double cos_k(double x, double y) {
 }
 
 // sin(x) and cos(x), |x| <= pi/4: the kernels above with y == 0 (written out: 0 - a is not -a
-// for a == +0, so the compiler may not fold it), in line at every call.
-inline SinCos direct(double x) {
+// for a == +0, so the compiler may not fold it). Out of line: in line at every call it cost the
+// exact mode's first contact 1-3% by the clock for fewer instructions (docs/benchmarks.md, session 36).
+[[gnu::noinline]] inline SinCos direct(double x) {
   constexpr double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03,
                    S3 = -1.98412698298579493134e-04, S4 = 2.75573137070700676789e-06,
                    S5 = -2.50507602534068634195e-08, S6 = 1.58969099521155010221e-10;
