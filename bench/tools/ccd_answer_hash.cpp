@@ -14,6 +14,10 @@
 //       with --toggle-collect on screw_collisions' full signature)
 //   ccd_answer_hash setup <case> <motions> <seed>          builds the cases only
 //   ccd_answer_hash time <case> <motions> <seed> <passes> [first]  best pass, wall clock
+//   ccd_answer_hash dump      every result and every collision of every motion (seeds 1-5, full
+//       and first_contact_only, exact mode and the raster mode at its three presets; `raster` is
+//       ignored), one line each, every number %.17g: compare two builds' dumps with
+//       bench/tools/ccd_dump_compare.py when a change moves the answers at rounding level
 //   raster (anywhere): the same in ScrewMethod::raster; `hash` then runs the medium, low and high
 //       presets of core/tolerance.hpp (one line per seed, preset and case), the others the medium
 #include "fnv_hasher.hpp"
@@ -122,12 +126,56 @@ int main(int argc, char** argv) {
                 (unsigned long long)all.h);
     return 0;
   }
+  if (mode == "dump") {
+    // Lines: R <key> contact toi point normal status detail n, then per collision
+    // C <key> index type vertex face edge_a edge_b time point normal properness; key = mode preset
+    // seed case first motion.
+    auto vec = [](const Vec3& v) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%.17g %.17g %.17g", v.x(), v.y(), v.z());
+      return std::string(buf);
+    };
+    for (int exact_mode = 1; exact_mode >= 0; --exact_mode) {
+      raster = exact_mode == 0;
+      const int dump_presets = raster ? 3 : 1;
+      for (int seed = 1; seed <= 5; ++seed) {
+        auto cases = bench::make_ccd_cases(64, seed);
+        for (int preset = 0; preset < dump_presets; ++preset) {
+          for (auto& c : cases) {
+            for (int first = 0; first < 2; ++first) {
+              ccd::ScrewOptions o = base_options(preset);
+              o.first_contact_only = first;
+              int motion = 0;
+              for (auto& m : c.motions) {
+                auto r = ccd::screw_collisions(c.a, m.a_start, m.a_end, c.b, m.b_start, m.b_end, o);
+                char key[160];
+                std::snprintf(key, sizeof key, "%s %s %d %s %d %d", raster ? "raster" : "exact",
+                              raster ? kPresets[preset].name : "-", seed, c.name.c_str(), first, motion);
+                std::printf("R %s %d %.17g %s %s %d %d %zu\n", key, r.contact ? 1 : 0, r.toi, vec(r.point).c_str(),
+                            vec(r.normal).c_str(), static_cast<int>(r.status), static_cast<int>(r.detail),
+                            r.collisions.size());
+                int index = 0;
+                for (auto& k : r.collisions) {
+                  std::printf("C %s %d %d %d %d %d %d %.17g %s %s %.17g\n", key, index++, static_cast<int>(k.type),
+                              k.vertex, k.face, k.edge_a, k.edge_b, k.time, vec(k.point).c_str(), vec(k.normal).c_str(),
+                              k.properness);
+                }
+                ++motion;
+              }
+            }
+          }
+        }
+      }
+    }
+    return 0;
+  }
   if ((mode != "setup" && mode != "run" && mode != "time") || argc < 5 || (mode == "time" && argc < 6)) {
     std::fprintf(stderr,
                  "usage: %s [hash [THRESHOLD [nocount|answers]]] [raster]\n"
+                 "       %s dump\n"
                  "       %s setup|run CASE MOTIONS SEED [first] [raster]\n"
                  "       %s time CASE MOTIONS SEED PASSES [first] [raster]\n",
-                 argv[0], argv[0], argv[0]);
+                 argv[0], argv[0], argv[0], argv[0]);
     return 2;
   }
   std::string name = argv[2];

@@ -13,6 +13,7 @@
 #include "ccd/roots.hpp"
 #include "ccd/stable_sort.hpp"
 #include "ccd/triple_product.hpp"
+#include "ccd/turn_sincos.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1366,7 +1367,8 @@ class Resolver {
   const double scale_;
   const bool cull_;
   RootLimits limits_{};
-  const double cos_theta_ = std::cos(screw_.angle), sin_theta_ = std::sin(screw_.angle);
+  const SinCos turn_ = turn_sincos(screw_.angle);
+  const double cos_theta_ = turn_.cos, sin_theta_ = turn_.sin;
   RootStats stats_;
   std::vector<Collision>& found_;
   TurnBasis& basis_;

@@ -31,7 +31,10 @@ struct PlaneDistance {
     const auto [sine, versine] = turn_of(half_turn(s * alpha));
     return c0 + sine * c1 + versine * c2 + s * c3;
   }
-  double slope(double s) const { return alpha * (c1 * std::cos(s * alpha) + c2 * std::sin(s * alpha)) + c3; }
+  double slope(double s) const {
+    const SinCos t = turn_sincos(s * alpha);
+    return alpha * (c1 * t.cos + c2 * t.sin) + c3;
+  }
   double slope_bound() const { return std::abs(alpha) * std::hypot(c1, c2) + std::abs(c3); }
   double curvature_bound() const { return alpha * alpha * std::hypot(c1, c2); }
 };

@@ -4,6 +4,7 @@
 #include "ccd/raster_screen.hpp"
 #include "ccd/azimuth_atan2.hpp"
 #include "ccd/stable_sort.hpp"
+#include "ccd/turn_sincos.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -449,7 +450,8 @@ void draw_body(const mesh::Mesh& m, const std::vector<Vec3>& canonical, const st
   // The doppel wedge phi in [-pi, -pi + theta] is {x <= 0} and {sin(phi - alpha) <= 0}, alpha =
   // -pi + theta: -x cos(theta) + z sin(theta) <= 0 (a wedge of angle theta < pi is convex).
   // (Only body A's doppeled parts use them: body B's drawing skips the sincos, cost only.)
-  const double cos_t = settings.doppel ? std::cos(theta) : 0.0, sin_t = settings.doppel ? std::sin(theta) : 0.0;
+  const SinCos turn = settings.doppel ? turn_sincos(theta) : SinCos{0.0, 0.0};
+  const double cos_t = turn.cos, sin_t = turn.sin;
   Polygon &poly = scratch.poly, &half = scratch.half, &wedge = scratch.wedge;
   std::vector<double>& values = scratch.values;
   for (int f = 0; f < m.num_faces(); ++f) {

@@ -29,8 +29,19 @@ Vec3 Screw::velocity(const Vec3& x, double s) const {
 Screw Screw::inverse() const { return {axis_point, axis, -angle, -glide}; }
 
 Pose Screw::pose(double s) const {
-  const Mat3 rotation = angle == 0 ? Mat3::Identity() : Eigen::AngleAxisd(s * angle, axis).toRotationMatrix();
-  return Pose::from_matrix(rotation, apply(Vec3::Zero(), s));
+  if (angle == 0) return Pose::from_matrix(Mat3::Identity(), apply(Vec3::Zero(), s));
+  // R = I + sin(phi) [v]x + (1 - cos(phi)) [v]x^2, [v]x^2 = v v^T - I, from the one half-turn sincos
+  // that apply() uses too (Eigen's AngleAxis made its own sin and cos; 1 - cos as 2 sin^2(phi/2)
+  // keeps a small turn's digits).
+  const detail::HalfTurn h = detail::half_turn(s * angle);
+  const auto [sine, versine] = detail::turn_of(h);
+  const double x = axis.x(), y = axis.y(), z = axis.z();
+  Mat3 rotation;
+  const double cosine = (h.ch - h.sh) * (h.ch + h.sh);
+  rotation << cosine + versine * (x * x), versine * x * y - sine * z, versine * x * z + sine * y,  //
+      versine * x * y + sine * z, cosine + versine * (y * y), versine * y * z - sine * x,        //
+      versine * x * z - sine * y, versine * y * z + sine * x, cosine + versine * (z * z);
+  return Pose::from_matrix(rotation, detail::turned_apply(*this, h, Vec3::Zero(), s));
 }
 
 Screw decompose(const Pose& omega, double pi_margin) {
@@ -75,7 +86,7 @@ Pose interpolate(const Pose& start, const Pose& end, double s) {
 
 double glide_error_estimate(double theta) {
   if (theta == 0) return 0;
-  const double half = std::sin(theta / 4);
+  const double half = detail::turn_sincos(theta / 4).sin;
   return 2 * half * half / theta;  // 1 - cos(theta/2) = 2 sin^2(theta/4)
 }
 

@@ -15,6 +15,7 @@
 #include "ccd/roots.hpp"
 #include "ccd/scale_range.hpp"
 #include "ccd/triple_product.hpp"
+#include "ccd/turn_sincos.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1837,7 +1838,8 @@ ScrewResult exact_collisions(const Mesh& a, const Pose& a_start, const Mesh& b, 
   // (most features never reach a bound): per vertex of A its unit edge directions, per vertex of B
   // the same as turn frames (normalised as improper_all_step normalises them), B's face normals
   // and unit edge directions as turn frames (improper_all_step_vf, edge_improper_near_turned).
-  const double cos_theta = std::cos(screw.angle), sin_theta = std::sin(screw.angle);
+  const detail::SinCos turn = detail::turn_sincos(screw.angle);
+  const double cos_theta = turn.cos, sin_theta = turn.sin;
   std::vector<Vec3> a_vertex_dirs = std::move(work.a_vertex_dirs);
   std::vector<detail::TurnFrame> b_vertex_dirs = std::move(work.b_vertex_dirs),
                                  b_face_frames = std::move(work.b_face_frames),
