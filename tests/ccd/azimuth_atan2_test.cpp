@@ -5,6 +5,7 @@
 // branch_phi forces it), |result| <= pi, and monotone in the angle across its reduction's case
 // boundaries.
 #include "ccd/azimuth_atan2.hpp"
+#include "ccd/ulp_distance.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,16 +20,7 @@
 namespace proxima::ccd::detail {
 namespace {
 
-// Distance in representable doubles (the same sign is assumed by the callers' tests or the
-// values are equal; a sign change counts through zero).
-std::int64_t ulp_distance(double a, double b) {
-  auto ordered = [](double d) {
-    const auto i = std::bit_cast<std::int64_t>(d);
-    return i < 0 ? std::numeric_limits<std::int64_t>::min() - i : i;
-  };
-  const std::int64_t d = ordered(a) - ordered(b);
-  return d < 0 ? -d : d;
-}
+using proxima::test::ulp_distance;
 
 constexpr std::int64_t kMaxUlp = 2;
 

@@ -3,6 +3,7 @@
 // of both over a dense sweep of [-4, 4] and seeded random arguments (uniform and log-uniform),
 // exact at 0, odd in sin and even in cos bit for bit, the C library's results beyond its reach.
 #include "ccd/turn_sincos.hpp"
+#include "ccd/ulp_distance.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,15 +19,7 @@
 namespace proxima::ccd::detail {
 namespace {
 
-// Distance in representable doubles (a sign change counts through zero).
-std::int64_t ulp_distance(double a, double b) {
-  auto ordered = [](double d) {
-    const auto i = std::bit_cast<std::int64_t>(d);
-    return i < 0 ? std::numeric_limits<std::int64_t>::min() - i : i;
-  };
-  const std::int64_t d = ordered(a) - ordered(b);
-  return d < 0 ? -d : d;
-}
+using proxima::test::ulp_distance;
 
 constexpr std::int64_t kMaxUlp = 1;
 
