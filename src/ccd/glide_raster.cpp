@@ -930,29 +930,14 @@ void edge_candidates(const BodyRaster& a, const BodyRaster& b, double pad, doubl
 // turning by s theta is d + sin v x d + (1 - cos) v x (v x d) without the cross products.
 // A's unit directions depend on A's geometry alone (its mesh in its own frame), so they are kept
 // across queries on a mesh with the same content id (cost only: the same vectors).
-// The vertex-face bounds (improper_all_step) likewise take, per vertex, its unit edge directions
-// (away from it, in vertex_edges order): A's kept with a_unit, B's as turn frames per query, one
-// stretch of the list per vertex (a vertex's edges are one stretch of the mesh's incidence list);
-// B's face normals' frames are b_normal's (cost only: improper_all_step_vf / _fv are
-// improper_all_step's operations on these same vectors, so the same verdicts).
 struct TurnBasis {
   std::vector<Vec3> a_unit;
   std::vector<std::array<Vec3, 3>> b_unit;
   std::vector<std::array<Vec3, 2>> b_normal;
   std::vector<unsigned char> a_ready, b_ready, normal_ready;
-  std::vector<Vec3> a_vertex_dirs;
-  std::vector<TurnFrame> b_vertex_frames;
-  std::vector<unsigned char> a_vertex_ready, b_vertex_ready;
-  /// Mesh::content_id() of the A whose a_unit / a_ready / a_vertex_dirs / a_vertex_ready these are (0: none).
+  /// Mesh::content_id() of the A whose a_unit / a_ready these are (0: none).
   std::uint64_t a_id = 0;
 };
-
-// The length of a mesh's vertex-edge incidence list (every vertex's vertex_edges, one after another).
-std::size_t vertex_edge_incidences(const Mesh& m) {
-  if (m.num_vertices() == 0) return 0;
-  const std::span<const int> last = m.vertex_edges(m.num_vertices() - 1);
-  return static_cast<std::size_t>(last.data() + last.size() - m.vertex_edges(0).data());
-}
 
 // The analytic resolution of the candidates (the seed's Newton step and pixel-record times, made
 // exact), producing collisions in A's frame.
@@ -968,26 +953,19 @@ class Resolver {
     found_.clear();
     if (a_id == 0 || basis_.a_id != a_id) {
       basis_.a_ready.assign(static_cast<std::size_t>(a.mesh->num_edges()), 0);
-      basis_.a_vertex_ready.assign(static_cast<std::size_t>(a.mesh->num_vertices()), 0);
-      basis_.a_vertex_dirs.resize(vertex_edge_incidences(*a.mesh));
       basis_.a_id = a_id;
     }
     basis_.b_ready.assign(static_cast<std::size_t>(b.mesh->num_edges()), 0);
     basis_.normal_ready.assign(b.n.size(), 0);
-    basis_.b_vertex_ready.assign(static_cast<std::size_t>(b.mesh->num_vertices()), 0);
     basis_.a_unit.resize(basis_.a_ready.size());
     basis_.b_unit.resize(basis_.b_ready.size());
     basis_.b_normal.resize(basis_.normal_ready.size());
-    basis_.b_vertex_frames.resize(vertex_edge_incidences(*b.mesh));
   }
 
   // VF: vertex va of A against face fb of B (B moves; seen from B, A's vertex moves by the inverse).
   void vertex_face(int va, int fb) {
     const Vec3& p = a_.v[va];
-    if (cull_ && improper_all_step_vf(a_vertex_dirs(va), b_normal_frame(fb), screw_.angle, cos_theta_, sin_theta_,
-                                      opt_.properness_threshold)) {
-      return;
-    }
+    if (improper_all_step(*a_.mesh, a_.v, va, b_.n[fb], false)) return;
     const PlaneDistance plane(inverse_, p, b_.n[fb], b_.d[fb]);
     const double slack = slack_factor() * (p.norm() + std::abs(b_.d[fb]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -1009,10 +987,7 @@ class Resolver {
   // FV: face fa of A against vertex vb of B.
   void face_vertex(int fa, int vb) {
     const Vec3& x = b_.v[vb];
-    if (cull_ && improper_all_step_fv(b_vertex_frames(vb), a_.n[fa], screw_.angle, cos_theta_, sin_theta_,
-                                      opt_.properness_threshold)) {
-      return;
-    }
+    if (improper_all_step(*b_.mesh, b_.v, vb, a_.n[fa], true)) return;
     const PlaneDistance plane(screw_, x, a_.n[fa], a_.d[fa]);
     const double slack = slack_factor() * (x.norm() + std::abs(a_.d[fa]) + scale_);
     entering_roots(plane, slack, [&](double s) {
@@ -1258,18 +1233,16 @@ class Resolver {
     const Vec3 vd = axis.cross(d);
     basis_.b_unit[ib] = {d, vd, Vec3(axis.cross(vd))};
     basis_.b_ready[ib] = 1;
-    prepare_normal(edge_b.face_left);
-    if (edge_b.face_right >= 0) prepare_normal(edge_b.face_right);
-  }
-
-  // v x n and v x (v x n) of B's face normal n (b_normal), on first use.
-  void prepare_normal(int f) {
-    const std::size_t i = static_cast<std::size_t>(f);
-    if (!basis_.normal_ready[i]) {
-      const Vec3 vn = screw_.axis.cross(b_.n[i]);
-      basis_.b_normal[i] = {vn, Vec3(screw_.axis.cross(vn))};
-      basis_.normal_ready[i] = 1;
-    }
+    auto normal = [&](int f) {
+      const std::size_t i = static_cast<std::size_t>(f);
+      if (!basis_.normal_ready[i]) {
+        const Vec3 vn = axis.cross(b_.n[i]);
+        basis_.b_normal[i] = {vn, Vec3(axis.cross(vn))};
+        basis_.normal_ready[i] = 1;
+      }
+    };
+    normal(edge_b.face_left);
+    if (edge_b.face_right >= 0) normal(edge_b.face_right);
   }
 
   // improper_near once prepare_basis(ea, eb) has run (with cull_ on). Where the sine is not
@@ -1316,35 +1289,13 @@ class Resolver {
     return (sine > 0) & (std::max(low, -high) + drift < opt_.properness_threshold);
   }
 
-  // The vertex-face bounds' vectors (TurnBasis), each made on its first use: improper_all_step's
-  // unit edge directions of a vertex (A's; B's as turn frames) and the turn frame of B's face
-  // normal.
-  template <class T, class Make>
-  static std::span<const T> vertex_stretch(const Mesh& m, int v, std::vector<T>& list, std::vector<unsigned char>& ready,
-                                           Make make) {
-    const std::span<const int> edges = m.vertex_edges(v);
-    const std::size_t first = static_cast<std::size_t>(edges.data() - m.vertex_edges(0).data());
-    if (!ready[static_cast<std::size_t>(v)]) {
-      for (std::size_t k = 0; k < edges.size(); ++k) {
-        const mesh::Edge& ed = m.edge(edges[k]);
-        list[first + k] = make(ed.v0 == v ? ed.v1 : ed.v0);
-      }
-      ready[static_cast<std::size_t>(v)] = 1;
-    }
-    return {list.data() + first, edges.size()};
-  }
-  std::span<const Vec3> a_vertex_dirs(int va) {
-    return vertex_stretch(*a_.mesh, va, basis_.a_vertex_dirs, basis_.a_vertex_ready,
-                          [&](int other) { return Vec3((a_.v[other] - a_.v[va]).normalized()); });
-  }
-  std::span<const TurnFrame> b_vertex_frames(int vb) {
-    return vertex_stretch(*b_.mesh, vb, basis_.b_vertex_frames, basis_.b_vertex_ready,
-                          [&](int other) { return turn_frame(screw_.axis, (b_.v[other] - b_.v[vb]).normalized()); });
-  }
-  TurnFrame b_normal_frame(int fb) {
-    prepare_normal(fb);
-    const std::size_t i = static_cast<std::size_t>(fb);
-    return {b_.n[i], basis_.b_normal[i][0], basis_.b_normal[i][1]};
+  // True when the vertex's properness against the face stays below the threshold at every time
+  // of the step: min_i e_i . n(s) <= min_i max_s e_i . n(s), with either the face normal n (VF:
+  // B's face turns) or the vertex's edges e_i (FV: B's vertex turns) carried by the screw.
+  bool improper_all_step(const Mesh& m, const std::vector<Vec3>& positions, int vertex, const Vec3& n,
+                         bool edges_turn) const {
+    return cull_ && detail::improper_all_step(m, positions, vertex, n, edges_turn, screw_.axis, screw_.angle,
+                                              cos_theta_, sin_theta_, opt_.properness_threshold);
   }
 
   // The entering roots (f from > 0 to <= 0) of a plane distance on [0, 1]. f' = alpha (c1
