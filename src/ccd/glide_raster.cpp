@@ -301,7 +301,7 @@ std::vector<unsigned char>& start_vertex_face_scan(const BodyRaster& faces, Vert
 }
 
 [[gnu::always_inline]] inline void finish_vertex(const VertexRecord& v, const BodyRaster& faces,
-                                                 std::vector<unsigned char>& state, std::span<const int> touched,
+                                                 std::vector<unsigned char>& state, const std::vector<int>& touched,
                                                  std::vector<std::pair<int, int>>& out) {
   for (int part : touched) {
     if (state[part] & (kOddCrossings | kNearBoundary)) out.emplace_back(v.vertex, faces.parts[part].face);
@@ -493,12 +493,9 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
   }
   const bool avx2 = use_raster_avx2();
   const int words = (n + 63) / 64;
-  // The parts listed for a vertex are touched[0 .. listed), each at most once (kListed): room for
-  // every part and the one slot the branch-free listing below writes past the last.
-  touched.resize(faces.parts.size() + 1);
   for (const VertexRecord& v : points.vertices) {
     if (!in_face_rows(v, faces)) continue;
-    std::size_t listed = 0;
+    touched.clear();
     const double h_up = v.h + pad, h_down = v.h - pad;
     pretest_mask<false>(lists.k0.data(), lists.k1.data(), nullptr, nullptr, n, v.row - 1, v.row + 1, 0, 0,
                         lists.mask.data(), avx2);
@@ -509,12 +506,9 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
         const ScreenSegment& s = faces.segments[static_cast<std::size_t>(i)];
         unsigned char& st = state[s.part];
         const unsigned char before = st;
-        // The crossing's side and the listing below without a branch on their outcome (cost
-        // only: the same states and the same list in the same order): both wait for the division,
-        // and which way they go is the vertex's place in the part, not predictable.
         if (k0 <= v.row && v.row <= k1 && std::min(s.r0, s.r1) <= v.r && v.r < std::max(s.r0, s.r1)) {
           const double h = s.h0 + (v.r - s.r0) / (s.r1 - s.r0) * (s.h1 - s.h0);
-          st = static_cast<unsigned char>(st ^ (h < v.h ? kOddCrossings : 0));
+          if (h < v.h) st ^= kOddCrossings;
         }
         // (No record of a piece whose h extent is beyond the pad passes the records' h test.)
         if (!(st & kNearBoundary) && hlo <= h_up && hhi >= h_down) {
@@ -526,14 +520,10 @@ void vertex_face_candidates_by_pieces(const BodyRaster& points, const BodyRaster
             }
           }
         }
-        // list_part's test and listing, as arithmetic.
-        const bool newly = (st != before) & !(st & kListed);
-        touched[listed] = s.part;
-        listed += newly ? 1 : 0;
-        st = static_cast<unsigned char>(st | (newly ? kListed : 0));
+        list_part(touched, st, before, s);
       }
     }
-    finish_vertex(v, faces, state, std::span<const int>(touched.data(), listed), out);
+    finish_vertex(v, faces, state, touched, out);
   }
   sort_unique_pairs(scratch, out);
 }
