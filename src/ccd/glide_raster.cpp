@@ -575,10 +575,6 @@ struct EdgeSegment {
   /// Its share of the pair tests' rounding allowance, 1e-12 (|hlo| + |hhi|), and its h extent
   /// widened by it (made once per segment, not per pair: cost only; see the pair loop).
   double allowance, hlo_low, hhi_high;
-  /// time_per_length of its piece, made once per segment in a loop of independent iterations
-  /// rather than per segment pair, where its square root and division sat before the window's
-  /// branch (cost only: the same function of the same piece).
-  double per_length;
 };
 
 // A segment's record in one row for the segment-pair scan: record_span's h range and row_times'
@@ -659,8 +655,8 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
       if (s.edge < 0) return;
       const double hlo = std::min(s.h0, s.h1), hhi = std::max(s.h0, s.h1);
       const double allowance = 1e-12 * (std::abs(hlo) + std::abs(hhi));
-      segments.push_back({static_cast<int>(i), k0, k1, first, hlo, hhi, allowance, hlo - allowance, hhi + allowance,
-                          time_per_length(s)});
+      segments.push_back(
+          {static_cast<int>(i), k0, k1, first, hlo, hhi, allowance, hlo - allowance, hhi + allowance});
       // (At most the body's record count in all: these are the rows its records were counted in.)
       first += k1 - k0 + 1;
     });
@@ -705,6 +701,7 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
   const double reach = squared_reach(pad);
   for (const EdgeSegment& ea : scratch.segments_a) {
     const ScreenSegment& sa = a.segments[static_cast<std::size_t>(ea.segment)];
+    const double tpl_a = time_per_length(sa);
     // B's rows k0 .. k1 come within one of A's: k0 <= ea.k1 + 1 and k1 >= ea.k0 - 1.
     // A record's h is interpolated between its piece's h0 and h1, so it lies in [hlo, hhi] up to a
     // few ulp of max(|h0|, |h1|); each segment's allowance (1e-12 of those) is far above that, so the
@@ -721,17 +718,18 @@ void edge_windows_by_segments(const BodyRaster& a, const BodyRaster& b, double p
         const EdgeSegment& eb = segments_b[static_cast<std::size_t>(64 * w + std::countr_zero(bits))];
         const ScreenSegment& sb = b.segments[static_cast<std::size_t>(eb.segment)];
         if (squared_distance_2d(sa, sb) > reach) continue;
+        const double tpl_b = time_per_length(sb);
         // A's rows within one of B's.
         const int ka0 = std::max(ea.k0, eb.k0 - 1), ka1 = std::min(ea.k1, eb.k1 + 1);
         for (int ka = ka0; ka <= ka1; ++ka) {
           const RowRecord& ra = record(scratch.rows_a, ea, sa, ka);
           const double amin = ra.hmin, amax = ra.hmax;
           if (eb.hlo_low > amax + pad + ea.allowance || eb.hhi_high < amin - pad - ea.allowance) continue;
-          const RecordTimes ta{ra.tlo, ra.thi, ea.per_length};
+          const RecordTimes ta{ra.tlo, ra.thi, tpl_a};
           for (int kb = std::max(eb.k0, ka - 1); kb <= std::min(eb.k1, ka + 1); ++kb) {
             const RowRecord& rb = record(scratch.rows_b, eb, sb, kb);
             if (rb.hmin > amax + pad || rb.hmax < amin - pad) continue;
-            add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, eb.per_length}, pad, out);
+            add_window(sa, sb, ta, RecordTimes{rb.tlo, rb.thi, tpl_b}, pad, out);
           }
         }
       }
