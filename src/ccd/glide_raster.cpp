@@ -1034,17 +1034,11 @@ class Resolver {
   void edge_edges(std::vector<EdgeCandidate>& candidates, std::vector<std::pair<double, double>>& turns) {
     const std::size_t n = candidates.size();
     turns.resize(n);
-    // The centres' turns, two at a time (turn_at_pair: the same bits as turn_at), then the bases'
-    // first-use normalisations (out of the test's loop).
-    auto centre = [&](std::size_t j) {
-      const double lo = std::max(0.0, candidates[j].lo), hi = std::min(1.0, candidates[j].hi);
-      return (lo + hi) / 2;
-    };
-    std::size_t k = 0;
-    for (; k + 1 < n; k += 2) turn_at_pair(centre(k), centre(k + 1), screw_.angle, turns[k], turns[k + 1]);
-    if (k < n) turns[k] = turn_at(centre(k), screw_.angle);
-    if (cull_) {
-      for (const EdgeCandidate& cand : candidates) prepare_basis(cand.edge_a, cand.edge_b);
+    // The centres' turns, with the bases' first-use normalisations (out of the test's loop).
+    for (std::size_t i = 0; i < n; ++i) {
+      const double lo = std::max(0.0, candidates[i].lo), hi = std::min(1.0, candidates[i].hi);
+      turns[i] = turn_at((lo + hi) / 2, screw_.angle);
+      if (cull_) prepare_basis(candidates[i].edge_a, candidates[i].edge_b);
     }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {

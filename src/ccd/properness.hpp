@@ -169,26 +169,6 @@ inline std::pair<double, double> turn_at(double s, double theta) {
   return turn_of(half_turn(s * theta));
 }
 
-/// turn_at of two times s0 and s1 into t0 and t1, the same bits (turn_sincos_kernel::direct_pair:
-/// both half angles' polynomials in one register pass where both are within pi/4, else turn_at
-/// each), for callers that need the turns of many times (the raster's edge-edge window centres).
-inline void turn_at_pair(double s0, double s1, double theta, std::pair<double, double>& t0,
-                         std::pair<double, double>& t1) {
-  using turn_sincos_kernel::Double2;
-  const Double2 s = {s0, s1};
-  Double2 sh, ch;
-  if (!turn_sincos_kernel::direct_pair((s * theta) / 2, sh, ch)) {
-    t0 = turn_at(s0, theta);
-    t1 = turn_at(s1, theta);
-    return;
-  }
-  // turn_of's {2 sh ch, 2 sh sh}, in its order.
-  const Double2 twice_sh = 2.0 * sh;
-  const Double2 sine = twice_sh * ch, versine = twice_sh * sh;
-  t0 = {sine[0], versine[0]};
-  t1 = {sine[1], versine[1]};
-}
-
 /// The same at time s, with turn_at(s, theta) (so both overloads give the same answer at s).
 inline bool edge_improper_near(const mesh::Edge& ea, const mesh::Edge& eb, const std::vector<Vec3>& normals_a,
                                const std::vector<Vec3>& normals_b, const Vec3& ua, const Vec3& ub0, const Vec3& axis,

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cmath>
-#include <cstdint>
 
 namespace proxima::ccd::detail {
 
@@ -35,16 +34,13 @@ inline constexpr double kTurnSinCosReach = 4.0;
 namespace turn_sincos_kernel {
 
 // (sin(x) - x) / x^3 and (cos(x) - 1 + x^2 / 2) / x^4 as polynomials in z = x^2 (Taylor, +-1/n!).
-// T is double, or Double2 below for two angles at once (the same operations lane by lane).
-template <class T>
-inline T sin_tail(T z, T w) {
+inline double sin_tail(double z, double w) {
   constexpr double S1 = -0.16666666666666666, S2 = 0.008333333333333333, S3 = -0.0001984126984126984,
                    S4 = 2.7557319223985893e-06, S5 = -2.505210838544172e-08, S6 = 1.6059043836821613e-10,
                    S7 = -7.647163731819816e-13, S8 = 2.8114572543455206e-15;
   return (S1 + z * S2) + w * (S3 + z * S4) + (w * w) * ((S5 + z * S6) + w * (S7 + z * S8));
 }
-template <class T>
-inline T cos_tail(T z, T w) {
+inline double cos_tail(double z, double w) {
   constexpr double C1 = 0.041666666666666664, C2 = -0.001388888888888889, C3 = 2.48015873015873e-05,
                    C4 = -2.755731922398589e-07, C5 = 2.08767569878681e-09, C6 = -1.1470745597729725e-11,
                    C7 = 4.779477332387385e-14;
@@ -72,31 +68,6 @@ inline SinCos kernel(double x, double y) {
   const double one_minus = 1.0 - hz;
   // copysign: x's sign is sin's on [-pi/4, pi/4]; it only keeps -0 (-0 + +0 is +0).
   return {std::copysign(x + (z * x) * sin_tail(z, w), x), one_minus + (((1.0 - one_minus) - hz) + w * cos_tail(z, w))};
-}
-
-// Two doubles in one SSE2 register (GCC / Clang vector extensions: portable to every x86-64, and
-// the compiler's own lowering elsewhere), and the integer lanes of the same bits.
-using Double2 = double __attribute__((vector_size(16)));
-using Bits2 = std::int64_t __attribute__((vector_size(16)));
-
-// direct() of two angles at once, when both |x| <= pi/4 (else false, nothing written): each lane
-// takes direct()'s operations in its order (IEEE mulpd / addpd round as mulsd / addsd; no fused
-// multiply-add either way, as the library is built without FMA), so each result is direct()'s
-// bits; copysign and |x| as bit operations, as the scalar ones are. In line: for batches of
-// turns (the raster's edge-edge window centres), two polynomials for the price of about one call.
-inline bool direct_pair(Double2 x, Double2& sin_x, Double2& cos_x) {
-  constexpr double kPi4 = 0.78539816339744830962;
-  const Bits2 sign = {INT64_MIN, INT64_MIN};
-  const Double2 ax = reinterpret_cast<Double2>(reinterpret_cast<Bits2>(x) & ~sign);
-  const Bits2 within = ax <= kPi4;
-  if (!(within[0] && within[1])) return false;  // NaN compares false: the scalar path, as turn_sincos
-  const Double2 z = x * x, w = z * z;
-  const Double2 hz = 0.5 * z;
-  const Double2 one_minus = 1.0 - hz;
-  const Double2 sin_value = x + (z * x) * sin_tail(z, w);
-  sin_x = reinterpret_cast<Double2>((reinterpret_cast<Bits2>(sin_value) & ~sign) | (reinterpret_cast<Bits2>(x) & sign));
-  cos_x = one_minus + (((1.0 - one_minus) - hz) + w * cos_tail(z, w));
-  return true;
 }
 
 // pi/4 < |x|: the reduction and the quadrant swap (out of line: the half turns mostly stay within
