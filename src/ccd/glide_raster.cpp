@@ -1238,9 +1238,11 @@ class Resolver {
   }
 
   // improper_near once prepare_basis(ea, eb) has run (with cull_ on). Where the sine is not
-  // positive the terms are still computed (perhaps from a division by zero: no trap, the values
-  // are discarded) and the answer is false, as improper_near's early return gave: no branch on
-  // the data before the verdict.
+  // positive the terms are still computed and discarded, and the answer is false, as
+  // improper_near's early return gave: no branch on the data before the verdict. Those terms
+  // divide by 1 instead of by the length and the sine, which are 0 for parallel edges: 0 / 0 and
+  // 1 / 0 would raise FE_INVALID / FE_DIVBYZERO (a trap in users' debug builds,
+  // docs/reliability.md). Where the sine is positive the divisors are unchanged: the same bits.
   [[gnu::always_inline]] bool improper_near_prepared(int ea, int eb, std::pair<double, double> turned,
                                                      double width) const {
     const mesh::Edge& edge_a = a_.mesh->edge(ea);
@@ -1254,8 +1256,9 @@ class Resolver {
     const Vec3 cr = ua.cross(ub);
     const double length = cr.norm();
     const double sine = length - theta * width;
+    const bool proper = sine > 0;
     // edge_properness_terms with n = cr / length and B's normals turned.
-    const Vec3 n(cr / length);
+    const Vec3 n(cr / (proper ? length : 1.0));
     const Vec3 na = n.cross(ua), nb = n.cross(ub);
     // The terms taken into the running min and max as they come, in edge_properness_terms' order
     // (the same std::min / std::max calls in the same order as over a stored array, so the same
@@ -1277,8 +1280,8 @@ class Resolver {
       const Vec3 turned_normal = b_.n[edge_b.face_right] + sn * t[0] + vers * t[1];
       take(nb.dot(turned_normal));
     }
-    const double drift = theta * width * (1 / sine + 1) + kPropernessMargin;
-    return (sine > 0) & (std::max(low, -high) + drift < opt_.properness_threshold);
+    const double drift = theta * width * (1 / (proper ? sine : 1.0) + 1) + kPropernessMargin;
+    return proper & (std::max(low, -high) + drift < opt_.properness_threshold);
   }
 
   // True when the vertex's properness against the face stays below the threshold at every time

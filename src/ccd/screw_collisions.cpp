@@ -792,9 +792,16 @@ struct EdgeFilterAvx2 {
         _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(cx, cx), _mm256_mul_pd(cy, cy)), _mm256_mul_pd(cz, cz)));
     const __m256d tw = _mm256_set1_pd(theta_width);
     const __m256d sine = _mm256_sub_pd(length, tw);
-    const __m256d nx = _mm256_div_pd(cx, length), ny = _mm256_div_pd(cy, length), nz = _mm256_div_pd(cz, length);
-    const __m256d drift = _mm256_add_pd(_mm256_mul_pd(tw, _mm256_add_pd(_mm256_div_pd(one, sine), one)),
-                                        _mm256_set1_pd(detail::kPropernessMargin));
+    // A lane whose sine is not positive (parallel edges, the zero padding) answers false whatever
+    // its terms, so it divides by 1 instead of by its length and sine: 0 / 0 and 1 / 0 would raise
+    // FE_INVALID / FE_DIVBYZERO (a trap in users' debug builds, docs/reliability.md) for nothing.
+    // The lanes that decide divide by the same values as before: the same bits.
+    const __m256d proper = _mm256_cmp_pd(sine, zero, _CMP_GT_OQ);
+    const __m256d divisor = _mm256_blendv_pd(one, length, proper);
+    const __m256d nx = _mm256_div_pd(cx, divisor), ny = _mm256_div_pd(cy, divisor), nz = _mm256_div_pd(cz, divisor);
+    const __m256d drift =
+        _mm256_add_pd(_mm256_mul_pd(tw, _mm256_add_pd(_mm256_div_pd(one, _mm256_blendv_pd(one, sine, proper)), one)),
+                      _mm256_set1_pd(detail::kPropernessMargin));
     const __m256d nax = _mm256_sub_pd(_mm256_mul_pd(ny, az), _mm256_mul_pd(nz, ay));
     const __m256d nay = _mm256_sub_pd(_mm256_mul_pd(nz, ax), _mm256_mul_pd(nx, az));
     const __m256d naz = _mm256_sub_pd(_mm256_mul_pd(nx, ay), _mm256_mul_pd(ny, ax));
@@ -829,8 +836,7 @@ struct EdgeFilterAvx2 {
     }
     const __m256d worst = _mm256_max_pd(_mm256_xor_pd(sign, high), low);
     const __m256d improper =
-        _mm256_and_pd(_mm256_cmp_pd(sine, zero, _CMP_GT_OQ),
-                      _mm256_cmp_pd(_mm256_add_pd(worst, drift), _mm256_set1_pd(threshold), _CMP_LT_OQ));
+        _mm256_and_pd(proper, _mm256_cmp_pd(_mm256_add_pd(worst, drift), _mm256_set1_pd(threshold), _CMP_LT_OQ));
     return _mm256_movemask_pd(_mm256_or_pd(far, improper));
   }
 };

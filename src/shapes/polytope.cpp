@@ -319,9 +319,12 @@ __attribute__((target("avx2"), always_inline)) inline bool clip4_num(const doubl
   const __m256d den =
       _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, e[0]), _mm256_mul_pd(ny, e[1])), _mm256_mul_pd(nz, e[2]));
   // Neither den > 0 nor den < 0 (0 or NaN: EQ_UQ) and !(num > 0): the portable loop's last case.
-  const __m256d parallel_out =
-      _mm256_and_pd(_mm256_cmp_pd(den, zero, _CMP_EQ_UQ), _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
-  const __m256d t = _mm256_div_pd(num, den);
+  const __m256d parallel = _mm256_cmp_pd(den, zero, _CMP_EQ_UQ);
+  const __m256d parallel_out = _mm256_and_pd(parallel, _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
+  // A parallel lane's t is blended away below, so it divides by 1 instead of by 0: num / 0 would
+  // raise FE_DIVBYZERO (a trap in users' debug builds, docs/reliability.md) for nothing. The other
+  // lanes divide by den as before: the same bits.
+  const __m256d t = _mm256_div_pd(num, _mm256_blendv_pd(den, _mm256_set1_pd(1.0), parallel));
   // min_pd(t, hi) is t < hi ? t : hi and max_pd(t, lo) is t > lo ? t : lo: std::min(hi, t) and
   // std::max(lo, t) of the portable loop, NaN and signed zeros included.
   hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
