@@ -323,8 +323,13 @@ __attribute__((target("avx2"), always_inline)) inline bool clip4_num(const doubl
   const __m256d parallel_out = _mm256_and_pd(parallel, _mm256_cmp_pd(num, zero, _CMP_NGT_UQ));
   // A parallel lane's t is blended away below, so it divides by 1 instead of by 0: num / 0 would
   // raise FE_DIVBYZERO (a trap in users' debug builds, docs/reliability.md) for nothing. The other
-  // lanes divide by den as before: the same bits.
-  const __m256d t = _mm256_div_pd(num, _mm256_blendv_pd(den, _mm256_set1_pd(1.0), parallel));
+  // lanes divide by den as before: the same bits. Behind a branch, so that the division does not
+  // wait for the compare and the blend when no lane is parallel (a blend on every call cost the
+  // distance N=8 row about 3%, docs/benchmarks.md session 37); the branch is taken only for an edge
+  // exactly parallel to a face plane (aligned boxes).
+  __m256d divisor = den;
+  if (_mm256_movemask_pd(parallel) != 0) [[unlikely]] divisor = _mm256_blendv_pd(den, _mm256_set1_pd(1.0), parallel);
+  const __m256d t = _mm256_div_pd(num, divisor);
   // min_pd(t, hi) is t < hi ? t : hi and max_pd(t, lo) is t > lo ? t : lo: std::min(hi, t) and
   // std::max(lo, t) of the portable loop, NaN and signed zeros included.
   hi = _mm256_blendv_pd(hi, _mm256_min_pd(t, hi), _mm256_cmp_pd(den, zero, _CMP_GT_OQ));
