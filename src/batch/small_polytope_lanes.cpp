@@ -110,12 +110,14 @@ PROXIMA_AVX2_INLINE Candidate segment(const V3* w, int i, int j) {
   const D tt = sq3(t);
   const Candidate vi = vertex_answer(w[i], i);
   const Candidate vj = vertex_answer(w[j], j);
-  const D s = div(neg(dot3(a, t)), tt);
+  const D degenerate = lnot(gt(tt, _mm256_setzero_pd()));  // coincident points (or NaN)
+  // The scalar code divides only when tt > 0: elsewhere divide by 1 (the quotient is discarded),
+  // so that no lane raises FE_DIVBYZERO or FE_INVALID that the scalar query would not.
+  const D s = div(neg(dot3(a, t)), select(degenerate, set1(1.0), tt));
   const V3 p = {add(a.x, mul(s, t.x)), add(a.y, mul(s, t.y)), add(a.z, mul(s, t.z))};
   Candidate r = {p, sq3(p), set1(double((1 << i) | (1 << j)))};
   r = select_candidate(ge(s, set1(1.0)), vj, r);
   r = select_candidate(le(s, _mm256_setzero_pd()), vi, r);
-  const D degenerate = lnot(gt(tt, _mm256_setzero_pd()));  // coincident points (or NaN)
   return select_candidate(degenerate, keep_closer(degenerate, vi, vj), r);
 }
 
@@ -134,8 +136,11 @@ PROXIMA_AVX2_INLINE Candidate triangle(const V3* w, int i, int j, int k, D need)
   longest = running_max(longest, sq3(sub3(w[k], w[j])));
   const D tol = set1(kGjkDegenerateSimplexTolerance);
   const D proper = gt(nn, mul(mul(mul(tol, tol), longest), longest));
+  // The scalar code divides (by nn, and by total, the largest |n| component, nonzero where nn > 0)
+  // only for a proper triangle: elsewhere divide by 1 (the quotients are discarded).
+  const D one = set1(1.0);
   // p0: the origin projected on the plane; q: the same relative to a.
-  const D scale = div(dot3(a, n), nn);
+  const D scale = div(dot3(a, n), select(proper, nn, one));
   const V3 p0 = {mul(n.x, scale), mul(n.y, scale), mul(n.z, scale)};
   const V3 q = sub3(p0, a);
   // m: the largest |n| component (first on ties); coordinates x = m + 1, y = m + 2 (mod 3).
@@ -150,6 +155,7 @@ PROXIMA_AVX2_INLINE Candidate triangle(const V3* w, int i, int j, int k, D need)
   const D y_is1 = m_is2;
   const D y_is2 = m0;
   const D total = component(n, m1, m_is2);
+  const D total_or_one = select(proper, total, one);
   const D qx = component(q, x_is1, x_is2);
   const D qy = component(q, y_is1, y_is2);
   const D acx = component(ac, x_is1, x_is2);
@@ -164,9 +170,9 @@ PROXIMA_AVX2_INLINE Candidate triangle(const V3* w, int i, int j, int k, D need)
   const D sj = mul(cj, total);
   const D sk = mul(ck, total);
   const D inside = land(proper, land(ge(si, zero), land(ge(sj, zero), ge(sk, zero))));
-  const D bits = add(add(select(gt(div(ci, total), zero), set1(double(1 << i)), zero),
-                         select(gt(div(cj, total), zero), set1(double(1 << j)), zero)),
-                     select(gt(div(ck, total), zero), set1(double(1 << k)), zero));
+  const D bits = add(add(select(gt(div(ci, total_or_one), zero), set1(double(1 << i)), zero),
+                         select(gt(div(cj, total_or_one), zero), set1(double(1 << j)), zero)),
+                     select(gt(div(ck, total_or_one), zero), set1(double(1 << k)), zero));
   const D interior = land(inside, neq(bits, zero));  // returns the projection
   const Candidate projected = {p0, sq3(p0), bits};
   // Edges: where the projection test ran and failed, those whose weight sign says the origin lies
@@ -212,10 +218,12 @@ PROXIMA_AVX2_INLINE Candidate tetrahedron(const V3* w, D need) {
   const D s2 = lt(mul(c2, volume), zero);
   const D s3 = lt(mul(c3, volume), zero);
   const D inside = land(proper, lnot(lor(lor(s0, s1), lor(s2, s3))));
-  const D bits = add(add(select(gt(div(c0, volume), zero), set1(1.0), zero),
-                         select(gt(div(c1, volume), zero), set1(2.0), zero)),
-                     add(select(gt(div(c2, volume), zero), set1(4.0), zero),
-                         select(gt(div(c3, volume), zero), set1(8.0), zero)));
+  // The scalar code divides only for a proper tetrahedron (volume != 0): elsewhere by 1.
+  const D volume_or_one = select(proper, volume, set1(1.0));
+  const D bits = add(add(select(gt(div(c0, volume_or_one), zero), set1(1.0), zero),
+                         select(gt(div(c1, volume_or_one), zero), set1(2.0), zero)),
+                     add(select(gt(div(c2, volume_or_one), zero), set1(4.0), zero),
+                         select(gt(div(c3, volume_or_one), zero), set1(8.0), zero)));
   const Candidate enclosed = {{zero, zero, zero}, zero, bits};
   const D all = lnot(proper);
   const D faces = land(need, lnot(inside));
@@ -337,7 +345,11 @@ __attribute__((target("avx2"))) void step(Lanes& s, const SmallPolytope& pa, con
   if (any(open)) {
     const V3 w = support(pa, pb, s, v);
     const D dn = _mm256_sqrt_pd(vv);  // d.norm() with d = v: sqrt of the same squared norm
-    const D plane = div(dot3(v, w), dn);
+    // dn > 0 in the open lanes; the others (decided, or holding no element: vv may be 0) divide
+    // and multiply by 1, so that they raise no FE_DIVBYZERO or FE_INVALID (0 * -inf) the scalar
+    // query would not. Their plane and gap are discarded.
+    const D dn_or_one = select(open, dn, set1(1.0));
+    const D plane = div(dot3(v, w), dn_or_one);
     decide(open, outcome, lnot(finite(plane)), kNonFinite);
     const D improve = land(open, gt(plane, load(s.lb)));
     const D lb = select(improve, plane, load(s.lb));
@@ -347,7 +359,7 @@ __attribute__((target("avx2"))) void step(Lanes& s, const SmallPolytope& pa, con
     store(s.ldz, select(improve, v.z, load(s.ldz)));
     store(s.ldn, select(improve, dn, load(s.ldn)));
     decide(open, outcome, gt(lb, load(s.band)), kSeparated);
-    const D gap = sub(vv, mul(dn, lb));
+    const D gap = sub(vv, mul(dn_or_one, lb));
     decide(open, outcome, lor(le(gap, mul(set1(options.relative_tolerance), vv)), le(gap, contact_sq)), kGap);
     // Slots 0..size-1 hold the simplex; the new point goes to slot `size`.
     const D size = load(s.size);
@@ -653,8 +665,12 @@ __attribute__((target("avx2"))) void relative_poses_from_quaternions(const Pose&
       c[k] = _mm256_setr_pd(row[0][k], row[1][k], row[2][k], row[3][k]);
       finite_all = land(finite_all, finite(c[k]));
     }
-    const D norm = _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
+    D norm = _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
     const D ok = land(finite_all, ge(norm, set1(kMinQuaternionNorm)));
+    // A rejected row (valid false, its pose never used) becomes the identity, so that its lane
+    // raises no FE_DIVBYZERO or FE_INVALID (0 / 0, inf / inf, 0 * inf); accepted rows are untouched.
+    for (std::size_t k = 0; k < kRow; ++k) c[k] = select(ok, c[k], k == 3 ? one : _mm256_setzero_pd());
+    norm = select(ok, norm, one);
     const D w = div(c[3], norm);
     const D x = div(c[4], norm);
     const D y = div(c[5], norm);
