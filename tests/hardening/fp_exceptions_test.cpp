@@ -294,18 +294,13 @@ TEST(FpExceptions, GjkIdenticalAndTouchingPrimitives) {
                    {{origin, Pose::from_translation(Vec3(0, 0, 1))}, {origin, Pose::from_translation(Vec3(0, 0, 1.5))}});
 }
 
-TEST(FpExceptions, QueryOnAnyConvex) {
-  testgen::Rng rng(3705);
-  std::vector<AnyConvex> shapes;
-  for (const testgen::ShapeKind kind :
-       {testgen::ShapeKind::sphere, testgen::ShapeKind::box, testgen::ShapeKind::capsule, testgen::ShapeKind::cylinder,
-        testgen::ShapeKind::cone, testgen::ShapeKind::ellipsoid, testgen::ShapeKind::superquadric}) {
-    shapes.push_back(testgen::to_any_convex(testgen::random_smooth_spec(rng, kind)));
-  }
-  shapes.push_back(random_polytope(rng, 16));
-  shapes.push_back(AnyConvex::rounded(AnyConvex(random_polytope(rng, 16)), 0.1));
-  std::vector<std::pair<Pose, Pose>> poses = random_placements(rng, 4 * static_cast<int>(shapes.size() * shapes.size()), 1.5);
-  expect_clean("query:: on AnyConvex", [&](Tally& t) {
+/// query::distance, intersect and penetration on every ordered pair of `shapes`, 4 random
+/// placements each (centres within about `spread`), with the flags checked.
+void expect_query_clean(const std::string& family, testgen::Rng& rng, const std::vector<AnyConvex>& shapes,
+                        double spread) {
+  const std::vector<std::pair<Pose, Pose>> poses =
+      random_placements(rng, 4 * static_cast<int>(shapes.size() * shapes.size()), spread);
+  expect_clean(family, [&](Tally& t) {
     std::size_t k = 0;
     for (const AnyConvex& a : shapes) {
       for (const AnyConvex& b : shapes) {
@@ -320,6 +315,19 @@ TEST(FpExceptions, QueryOnAnyConvex) {
       }
     }
   });
+}
+
+TEST(FpExceptions, QueryOnAnyConvex) {
+  testgen::Rng rng(3705);
+  std::vector<AnyConvex> shapes;
+  for (const testgen::ShapeKind kind :
+       {testgen::ShapeKind::sphere, testgen::ShapeKind::box, testgen::ShapeKind::capsule, testgen::ShapeKind::cylinder,
+        testgen::ShapeKind::cone, testgen::ShapeKind::ellipsoid, testgen::ShapeKind::superquadric}) {
+    shapes.push_back(testgen::to_any_convex(testgen::random_smooth_spec(rng, kind)));
+  }
+  shapes.push_back(random_polytope(rng, 16));
+  shapes.push_back(AnyConvex::rounded(AnyConvex(random_polytope(rng, 16)), 0.1));
+  expect_query_clean("query:: on AnyConvex", rng, shapes, 1.5);
 }
 
 /// Runtime shapes of every compound kind and the small primitives, each centred near its origin
@@ -346,24 +354,7 @@ std::vector<AnyConvex> compound_shapes(testgen::Rng& rng) {
 
 TEST(FpExceptions, QueryOnCompoundShapes) {
   testgen::Rng rng(3709);
-  const std::vector<AnyConvex> shapes = compound_shapes(rng);
-  const std::vector<std::pair<Pose, Pose>> poses =
-      random_placements(rng, 4 * static_cast<int>(shapes.size() * shapes.size()), 1.2);
-  expect_clean("query:: on compound AnyConvex", [&](Tally& t) {
-    std::size_t k = 0;
-    for (const AnyConvex& a : shapes) {
-      for (const AnyConvex& b : shapes) {
-        for (int i = 0; i < 4; ++i, ++k) {
-          const auto& [pa, pb] = poses[k];
-          const DistanceResult d = query::distance(a, pa, b, pb);
-          t.add(d.intersect, d.distance);
-          t.add(query::intersect(a, pa, b, pb).intersect, 0);
-          const PenetrationResult p = query::penetration(a, pa, b, pb);
-          t.add(p.intersect, p.depth);
-        }
-      }
-    }
-  });
+  expect_query_clean("query:: on compound AnyConvex", rng, compound_shapes(rng), 1.2);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -657,18 +648,35 @@ TEST(FpExceptions, LinearProgrammingQueries) {
   });
 }
 
-TEST(FpExceptions, InteriorPointDistance) {
+/// The ipm preset objects and a seeded draw of placements for them: A rotated about its origin, B
+/// rotated and offset by up to 3 along each axis.
+struct PresetPlacements {
   std::vector<ipm::Object> objects;
-  for (std::string_view name : ipm::kPresetNames) objects.push_back(ipm::preset(name));
-  std::mt19937_64 rng(3708);
-  std::uniform_real_distribution<double> angle(-3.14, 3.14);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<std::pair<Pose, Pose>> poses;
-  for (std::size_t k = 0; k < 2 * objects.size() * objects.size(); ++k) {
+  std::mt19937_64 rng;
+  std::uniform_real_distribution<double> angle{-3.14, 3.14};
+  std::uniform_real_distribution<double> u{-1, 1};
+  explicit PresetPlacements(std::uint64_t seed) : rng(seed) {
+    for (std::string_view name : ipm::kPresetNames) objects.push_back(ipm::preset(name));
+  }
+  struct Placement {
+    Vec3 offset;
+    Pose pa, pb;
+  };
+  Placement draw() {
     const Vec3 offset = test::draw_vec3(u, rng) * 3.0;
     const Pose pa = test::draw_euler_pose(angle, rng);
     const Pose pb = test::draw_euler_pose(angle, rng, offset);
-    poses.emplace_back(pa, pb);
+    return {offset, pa, pb};
+  }
+};
+
+TEST(FpExceptions, InteriorPointDistance) {
+  PresetPlacements draws(3708);
+  const std::vector<ipm::Object>& objects = draws.objects;
+  std::vector<std::pair<Pose, Pose>> poses;
+  for (std::size_t k = 0; k < 2 * objects.size() * objects.size(); ++k) {
+    const PresetPlacements::Placement p = draws.draw();
+    poses.emplace_back(p.pa, p.pb);
   }
   expect_clean("ipm::distance_report on the presets", [&](Tally& t) {
     std::size_t k = 0;
@@ -684,23 +692,18 @@ TEST(FpExceptions, InteriorPointDistance) {
 }
 
 TEST(FpExceptions, InteriorPointContinuous) {
-  std::vector<ipm::Object> objects;
-  for (std::string_view name : ipm::kPresetNames) objects.push_back(ipm::preset(name));
-  std::mt19937_64 rng(3711);
-  std::uniform_real_distribution<double> angle(-3.14, 3.14);
-  std::uniform_real_distribution<double> u(-1, 1);
+  PresetPlacements draws(3711);
+  const std::vector<ipm::Object>& objects = draws.objects;
   struct Motion {
     Pose pa, pb;
     Vec3 va, vb;
   };
   std::vector<Motion> motions;
   for (std::size_t k = 0; k < objects.size() * objects.size(); ++k) {
-    const Vec3 offset = test::draw_vec3(u, rng) * 3.0;
-    const Pose pa = test::draw_euler_pose(angle, rng);
-    const Pose pb = test::draw_euler_pose(angle, rng, offset);
+    const PresetPlacements::Placement p = draws.draw();
     // B heads towards A (k even: through it) or sideways past it (k odd).
-    const Vec3 vb = k % 2 == 0 ? Vec3(-2.0 * offset) : Vec3(offset.cross(Vec3(0.3, 0.7, -0.2)));
-    motions.push_back({pa, pb, test::draw_vec3(u, rng) * 0.2, vb});
+    const Vec3 vb = k % 2 == 0 ? Vec3(-2.0 * p.offset) : Vec3(p.offset.cross(Vec3(0.3, 0.7, -0.2)));
+    motions.push_back({p.pa, p.pb, test::draw_vec3(draws.u, draws.rng) * 0.2, vb});
   }
   expect_clean("ipm::toi_translate, interval_translate, collision_intervals on the presets", [&](Tally& t) {
     std::size_t k = 0;
