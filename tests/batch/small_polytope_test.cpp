@@ -223,7 +223,8 @@ TEST(SmallPolytopeKernel, LanesAreAvailableOnThisMachineWhenItHasAvx2) {
 
 // The lanes' pose conversion: rows [t q] to inverse_a * Pose::from_quaternion(q, t), every entry
 // bit for bit against Pose's own arithmetic, and exactly the rows PoseArray::get refuses marked
-// invalid (NaN, infinite, zero and too-short quaternions), for full and partial groups of 4.
+// invalid (NaN, infinite, zero and too-short quaternions), for full and partial groups of 4; rows
+// of huge finite entries are valid.
 TEST(SmallPolytopeKernel, QuaternionRowsGiveTheSameRelativePoses) {
   if (!detail::lanes_available()) GTEST_SKIP() << "no AVX2";
   std::mt19937 rng(kSeed + 5);
@@ -241,6 +242,11 @@ TEST(SmallPolytopeKernel, QuaternionRowsGiveTheSameRelativePoses) {
       for (int k = 3; k < 7; ++k) rows[7 * 9 + static_cast<std::size_t>(k)] = 0.0;  // zero quaternion
       for (int k = 3; k < 7; ++k) rows[7 * 11 + static_cast<std::size_t>(k)] = 4e-13;  // norm 8e-13
       for (int k = 3; k < 7; ++k) rows[7 * 12 + static_cast<std::size_t>(k)] = 6e-13;  // norm 1.2e-12: valid
+      // Finite quaternions whose squares overflow: valid, scaled before the norm (rows 13 and 14
+      // share a group of 4 with ordinary rows 12 and 15, which must keep their bits).
+      rows[7 * 13 + 3] = 1e200;
+      rows[7 * 13 + 4] = -1e200;
+      rows[7 * 14 + 5] = -std::numeric_limits<double>::max();
     }
     detail::PoseGroup group;
     bool valid[detail::PoseGroup::kSize] = {};

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace proxima {
@@ -37,6 +38,22 @@ TEST(Pose, QuaternionIsNormalisedAndMatchesAngleAxis) {
   const double half = 0.35;  // rotation of 0.7 rad about z
   const Pose p = Pose::from_quaternion(3 * std::cos(half), 0, 0, 3 * std::sin(half));
   EXPECT_LT((p.rotation() - rot_z(0.7)).norm(), 1e-14);
+}
+
+// Entries whose squares overflow (|entry| > ~1e154) are still a valid quaternion: the rotation
+// is the one of the scaled-down quaternion, not the identity an overflowed norm would give.
+TEST(Pose, HugeQuaternionIsNormalisedWithoutOverflow) {
+  const double half = 0.35;
+  for (const double scale : {1e160, 1e300, std::numeric_limits<double>::max()}) {
+    const Pose p = Pose::from_quaternion(scale * std::cos(half), 0, 0, scale * std::sin(half), Vec3(1, 2, 3));
+    EXPECT_LT((p.rotation() - rot_z(0.7)).norm(), 1e-14) << scale;
+    EXPECT_EQ(p.translation(), Vec3(1, 2, 3));
+  }
+  const Pose quarter = Pose::from_quaternion(1e200, 1e200, 0, 0);  // 90 degrees about x
+  EXPECT_LT((quarter.rotation() - rot_x(M_PI / 2)).norm(), 1e-14);
+  // One huge entry among ordinary ones: the small ones vanish relative to it (a half turn about y).
+  const Pose half_turn = Pose::from_quaternion(1, 2, -1e250, 3);
+  EXPECT_LT((half_turn.rotation() - rot_y(M_PI)).norm(), 1e-14);
 }
 
 TEST(Pose, ZeroQuaternionIsRefusedNamingTheField) {

@@ -525,7 +525,7 @@ TEST(FpExceptions, BatchQueries) {
   // One pose of A for every element and B's poses as quaternion rows: the rows are turned into
   // relative poses 4 at a time in the lanes, including rows the batch rejects (zero, NaN and
   // infinite quaternions, an infinite translation), which must be answered as bad elements
-  // without raising a flag in their lanes.
+  // without raising a flag in their lanes, and a huge valid one.
   std::vector<double> rejected = quat_b;
   for (const std::size_t row : {std::size_t{5}, std::size_t{6}, std::size_t{7}, std::size_t{8}}) {
     for (std::size_t k = 3; k < 7; ++k) rejected[7 * row + k] = 0.0;  // zero quaternion (row 5)
@@ -534,6 +534,8 @@ TEST(FpExceptions, BatchQueries) {
   rejected[7 * 7 + 4] = std::numeric_limits<double>::infinity();
   rejected[7 * 8 + 3] = 1.0;
   rejected[7 * 8 + 0] = -std::numeric_limits<double>::infinity();
+  // And a valid row whose entries' squares overflow (scaled down before the norm, row 9).
+  for (std::size_t k = 3; k < 7; ++k) rejected[7 * 9 + k] *= 1e200;
   batch::BatchOptions mark = one_thread;
   mark.bad_poses = batch::BadPosePolicy::mark_element;
   expect_clean("batch::intersect, small polytopes, one pose of A, quaternion rows with rejected rows", [&](Tally& t) {
@@ -543,6 +545,7 @@ TEST(FpExceptions, BatchQueries) {
       EXPECT_EQ(x.status[row], static_cast<std::uint8_t>(Status::degenerate_input)) << "row " << row;
     }
     EXPECT_EQ(x.status[4], static_cast<std::uint8_t>(Status::converged));
+    EXPECT_EQ(x.status[9], static_cast<std::uint8_t>(Status::converged));
     add_flags(t, x.intersect, {});
   });
   // Mixed runtime shapes, element by element (the query layer's dispatch).

@@ -15,8 +15,9 @@ class Pose {
   /// The identity pose.
   Pose() = default;
 
-  /// From a quaternion (w, x, y, z) and a translation. A non-unit quaternion is normalised; a
-  /// zero one (norm < kMinQuaternionNorm) or any non-finite entry throws InvalidInput naming
+  /// From a quaternion (w, x, y, z) and a translation. A non-unit quaternion is normalised (of
+  /// any finite magnitude: entries whose squares would overflow are scaled down first); a zero
+  /// one (norm < kMinQuaternionNorm) or any non-finite entry throws InvalidInput naming
   /// "quaternion" (or "translation").
   static Pose from_quaternion(double w, double x, double y, double z, const Vec3& translation = Vec3::Zero());
 
