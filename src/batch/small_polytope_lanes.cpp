@@ -665,21 +665,19 @@ __attribute__((target("avx2"))) void relative_poses_from_quaternions(const Pose&
       c[k] = _mm256_setr_pd(row[0][k], row[1][k], row[2][k], row[3][k]);
       finite_all = land(finite_all, finite(c[k]));
     }
-    D norm = _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
-    // As Pose::from_quaternion: finite rows whose squares overflow (some |entry| above ~1e154)
-    // are divided by their largest magnitude first. Rare, so behind a branch; other lanes keep
-    // their bits (the select leaves them untouched).
-    const D overflow = land(finite_all, _mm256_cmp_pd(norm, set1(std::numeric_limits<double>::infinity()), _CMP_EQ_OQ));
-    if (_mm256_movemask_pd(overflow) != 0) {
-      const D sign_off = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
-      const D largest = _mm256_max_pd(_mm256_max_pd(_mm256_and_pd(c[3], sign_off), _mm256_and_pd(c[4], sign_off)),
-                                      _mm256_max_pd(_mm256_and_pd(c[5], sign_off), _mm256_and_pd(c[6], sign_off)));
-      const D divisor = select(overflow, largest, one);
-      for (std::size_t k = 3; k < kRow; ++k) c[k] = select(overflow, div(c[k], divisor), c[k]);
-      const D scaled =
-          _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
-      norm = select(overflow, scaled, norm);
+    // A non-finite row (rejected below) takes the identity quaternion first: its NaN would raise
+    // FE_INVALID in the max below, and a huge finite entry beside an inf would overflow.
+    for (std::size_t k = 3; k < kRow; ++k) c[k] = select(finite_all, c[k], k == 3 ? one : _mm256_setzero_pd());
+    // As Pose::from_quaternion: rows with an entry above kHugeQuaternionEntry are divided by
+    // their largest magnitude before squaring (no square overflows, no FE_OVERFLOW). Rare, so
+    // behind a branch; the other lanes divide by 1, which keeps their bits.
+    const D largest = _mm256_max_pd(_mm256_max_pd(abs(c[3]), abs(c[4])), _mm256_max_pd(abs(c[5]), abs(c[6])));
+    const D huge = _mm256_cmp_pd(largest, set1(kHugeQuaternionEntry), _CMP_GT_OQ);
+    if (_mm256_movemask_pd(huge) != 0) [[unlikely]] {
+      const D divisor = select(huge, largest, one);
+      for (std::size_t k = 3; k < kRow; ++k) c[k] = div(c[k], divisor);
     }
+    D norm = _mm256_sqrt_pd(add(add(add(mul(c[3], c[3]), mul(c[4], c[4])), mul(c[5], c[5])), mul(c[6], c[6])));
     const D ok = land(finite_all, ge(norm, set1(kMinQuaternionNorm)));
     // A rejected row (valid false, its pose never used) becomes the identity, so that its lane
     // raises no FE_DIVBYZERO or FE_INVALID (0 / 0, inf / inf, 0 * inf); accepted rows are untouched.

@@ -8,7 +8,6 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -27,18 +26,17 @@ Pose Pose::from_quaternion(double w, double x, double y, double z, const Vec3& t
     require_finite("quaternion.z", z);
     require_finite("translation", translation);
   }
-  double norm = std::sqrt(w * w + x * x + y * y + z * z);
-  if (norm == std::numeric_limits<double>::infinity()) {
-    // Finite entries whose squares overflow (some |entry| above ~1e154): divide by the largest
-    // magnitude first, so the rotation is the one asked for (not the identity a 0 / inf quotient
-    // gives). Only these rows take this path, so every other row keeps its bits.
-    const double largest = std::max({std::abs(w), std::abs(x), std::abs(y), std::abs(z)});
+  const double largest = std::max({std::abs(w), std::abs(x), std::abs(y), std::abs(z)});
+  if (largest > kHugeQuaternionEntry) [[unlikely]] {
+    // Entries whose squares could overflow: divide by the largest magnitude first, so that the
+    // norm is finite, no FE_OVERFLOW is raised and the rotation is the one asked for (an infinite
+    // norm would give the identity). Only such quaternions take this path: others keep their bits.
     w /= largest;
     x /= largest;
     y /= largest;
     z /= largest;
-    norm = std::sqrt(w * w + x * x + y * y + z * z);
   }
+  const double norm = std::sqrt(w * w + x * x + y * y + z * z);
   if (!(norm >= kMinQuaternionNorm)) {
     throw InvalidInput("quaternion", "must not be zero, got norm " + format_number(norm));
   }

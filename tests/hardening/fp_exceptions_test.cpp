@@ -534,14 +534,17 @@ TEST(FpExceptions, BatchQueries) {
   rejected[7 * 7 + 4] = std::numeric_limits<double>::infinity();
   rejected[7 * 8 + 3] = 1.0;
   rejected[7 * 8 + 0] = -std::numeric_limits<double>::infinity();
-  // And a valid row whose entries' squares overflow (scaled down before the norm, row 9).
+  // And a valid row whose entries' squares would overflow (scaled down before the norm, row 9).
   for (std::size_t k = 3; k < 7; ++k) rejected[7 * 9 + k] *= 1e200;
+  // And a rejected row holding a huge finite entry beside its NaN (row 10).
+  rejected[7 * 10 + 3] = kNaN;
+  rejected[7 * 10 + 4] = 1e300;
   batch::BatchOptions mark = one_thread;
   mark.bad_poses = batch::BadPosePolicy::mark_element;
   expect_clean("batch::intersect, small polytopes, one pose of A, quaternion rows with rejected rows", [&](Tally& t) {
     const batch::IntersectBatch x = batch::intersect(small_a, batch::PoseArray(std::vector<Pose>{poses_a[0]}), small_b,
                                                      batch::PoseArray::quaternions(rejected.data(), n), mark);
-    for (const std::size_t row : {std::size_t{5}, std::size_t{6}, std::size_t{7}, std::size_t{8}}) {
+    for (const std::size_t row : {std::size_t{5}, std::size_t{6}, std::size_t{7}, std::size_t{8}, std::size_t{10}}) {
       EXPECT_EQ(x.status[row], static_cast<std::uint8_t>(Status::degenerate_input)) << "row " << row;
     }
     EXPECT_EQ(x.status[4], static_cast<std::uint8_t>(Status::converged));

@@ -15,10 +15,11 @@ class Pose {
   /// The identity pose.
   Pose() = default;
 
-  /// From a quaternion (w, x, y, z) and a translation. A non-unit quaternion is normalised (of
-  /// any finite magnitude: entries whose squares would overflow are scaled down first); a zero
-  /// one (norm < kMinQuaternionNorm) or any non-finite entry throws InvalidInput naming
-  /// "quaternion" (or "translation").
+  /// From a quaternion (w, x, y, z) and a translation. A non-unit quaternion of any finite
+  /// magnitude is normalised (one with an entry above kHugeQuaternionEntry is divided by its
+  /// largest magnitude before squaring, so no square overflows); a zero one (norm <
+  /// kMinQuaternionNorm) or any non-finite entry throws InvalidInput naming "quaternion" (or
+  /// "translation").
   static Pose from_quaternion(double w, double x, double y, double z, const Vec3& translation = Vec3::Zero());
 
   /// From a 3x3 rotation matrix (world = R * local + t). R must be orthonormal with det +1 within

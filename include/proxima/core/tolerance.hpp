@@ -30,6 +30,11 @@ inline constexpr double kRotationExactTolerance = 4e-15;
 /// Quaternion: a norm below this (unitless) is refused as zero; otherwise it is normalised.
 inline constexpr double kMinQuaternionNorm = 1e-12;
 
+/// Quaternion: an entry of magnitude above this (unitless) makes the normalisation divide the
+/// four entries by the largest magnitude before squaring them, so that no square overflows
+/// (4 * 1e300 is finite; squares overflow above ~1.3e154). Smaller entries are squared as given.
+inline constexpr double kHugeQuaternionEntry = 1e150;
+
 // ----------------------------------------------------------------------------------------------
 // shapes
 // ----------------------------------------------------------------------------------------------
