@@ -6,8 +6,8 @@
 # packaging stage (shared + static install trees, find_package and pkg-config consumers).
 # Each part prints its wall time. PROXIMA_CI_STAGES picks the stages after the main suite
 # (default "packaging sanitizers fuzz"; "" for none): packaging (shared + static install trees),
-# tools/ci/sanitizers.sh (the whole suite under ASan+UBSan, the concurrency tests under TSan) and
-# tools/ci/fuzz.sh (60 s of libFuzzer per target from fuzz/corpus). Timed end to end on a clean
+# tools/ci/sanitizers.sh (the suite but its oracle sweeps under ASan+UBSan, the concurrency tests
+# under TSan) and tools/ci/fuzz.sh (60 s of libFuzzer per target from fuzz/corpus). Timed end to end on a clean
 # clone with an empty ccache on this kind of 2-core machine (docs/reliability.md, "CI budget").
 # A quicker run without the hardening stages:
 #   PROXIMA_CI_STAGES="packaging" bash tools/test.sh

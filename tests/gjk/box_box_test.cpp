@@ -16,6 +16,7 @@
 #include <proxima/gjk/distance.hpp>
 #include <proxima/shapes/box.hpp>
 
+#include "support/case_divisor.hpp"
 #include "support/draws.hpp"
 
 #include <gtest/gtest.h>
@@ -194,7 +195,7 @@ TEST(BoxBoxDistance, RandomPairsAgreeWithBruteForceAndGjk) {
   std::uniform_real_distribution<double> unit(0, 1);
   std::normal_distribution<double> normal(0, 1);
   Tally tally;
-  const int n = 3000;
+  const int n = test::cases(3000);  // a quarter under the sanitizers (support/case_divisor.hpp)
   for (int i = 0; i < n; ++i) {
     const double size = std::pow(10.0, -3 + 8 * unit(rng));
     const double offset_length = std::pow(10.0, 5 * unit(rng));
@@ -235,12 +236,13 @@ TEST(BoxBoxDistance, StructuredConfigurations) {
   std::normal_distribution<double> normal(0, 1);
   Tally tally;
   int index = 0;
+  const int rounds = test::cases(200);  // a quarter under the sanitizers (support/case_divisor.hpp)
   const auto run = [&](const Placed& a, const Placed& b, const char* what) {
     std::ostringstream where;
     where << "seed " << kSeed << " case " << index++ << " (" << what << ")";
     check_pair(a, b, where.str(), tally);
   };
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < rounds; ++i) {
     const double size = std::pow(10.0, -3 + 8 * unit(rng));
     const double offset_length = std::pow(10.0, 5 * unit(rng));
     const Vec3 offset = offset_length * draw_vec3(normal, rng).normalized();
@@ -277,8 +279,8 @@ TEST(BoxBoxDistance, StructuredConfigurations) {
     run(a, b, "random near");
     if (::testing::Test::HasFatalFailure()) return;
   }
-  EXPECT_GE(tally.separated, 400);
-  EXPECT_GE(tally.overlapping, 400);
+  EXPECT_GE(tally.separated, 2 * rounds);
+  EXPECT_GE(tally.overlapping, 2 * rounds);
   std::printf("box-box structured: %d cases, %d separated, %d overlapping; pre-pass answered %d (%d overlapping)\n",
               tally.cases, tally.separated, tally.overlapping, tally.prepass, tally.prepass_overlap);
 }

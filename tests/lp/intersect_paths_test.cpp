@@ -10,6 +10,7 @@
 
 #include "lp/exact_lp_oracle.hpp"
 #include "lp/lp_cases.hpp"
+#include "support/case_divisor.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,7 +56,8 @@ TEST(LpIntersectPaths, StructuredGeneralAndExactAgreeForEveryDimension) {
   long cold_pivots = 0;     // may still price a column in a near-touching pair, rarely
   std::map<std::string, int> kinds;
   for (int n = 1; n <= 20; ++n) {
-    const int cases = n <= 6 ? 48 : 24;
+    // A quarter under the sanitizers (support/case_divisor.hpp): 12 and 6, every kind label still.
+    const int cases = test::cases(n <= 6 ? 48 : 24);
     for (int t = 0; t < cases; ++t) {
       const testing::PairCase c = gen.make(n, t % testing::CaseGenerator::kKinds);
       SCOPED_TRACE("seed " + std::to_string(seed) + " n " + std::to_string(n) + " case " + std::to_string(t) +
@@ -94,7 +96,7 @@ TEST(LpIntersectPaths, StructuredGeneralAndExactAgreeForEveryDimension) {
       }
     }
   }
-  EXPECT_GT(total, 600);
+  EXPECT_GT(total, test::cases(600));
   EXPECT_LT(requery_pivots * 20, cold_pivots) << "re-query " << requery_pivots << " cold " << cold_pivots;
   EXPECT_GT(hits, total / 5);
   EXPECT_LT(hits, total * 4 / 5);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# CI stage: the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer)
-# in build-asan, then the concurrency tests under ThreadSanitizer in build-tsan (tools/sanitize.sh
-# does each; any report fails the test that triggered it, and so this stage). Python bindings,
-# bench and examples are not built; only the test executables (and the command the cli tests run).
+# CI stage: the test suite (every layer but the oracle sweeps, tools/sanitize.sh) under
+# AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) in build-asan, then the
+# concurrency tests under ThreadSanitizer in build-tsan (tools/sanitize.sh does each; any report
+# fails the test that triggered it, and so this stage). Python bindings, bench and examples are
+# not built; only the test executables (and the command the cli tests run).
 # Prints the wall time of each part. Environment: as tools/sanitize.sh (JOBS, CTEST_JOBS,
 # SANITIZE_NO_APT); SANITIZERS_SKIP_TSAN=1 runs the ASan+UBSan part only.
 set -euo pipefail
