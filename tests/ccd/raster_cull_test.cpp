@@ -15,6 +15,7 @@
 #include "ccd/raster_screen.hpp"
 
 #include "support/ccd_motions.hpp"
+#include "support/env_int.hpp"
 
 #include <gtest/gtest.h>
 
@@ -220,8 +221,7 @@ TEST(RasterCull, ConvexPairsMatchTheExactModeCollisionForCollision) {
 // must be exactly the collisions reported at threshold T (all fields, bit for bit).
 TEST(ExactCull, ThresholdedRunIsTheUnthresholdedRunFiltered) {
   // PROXIMA_CCD_CULL_SWEEP=N: N times as many motions (a longer sweep than CI's).
-  const char* env = std::getenv("PROXIMA_CCD_CULL_SWEEP");
-  const int times = env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 1;
+  const int times = proxima::test::env_int("PROXIMA_CCD_CULL_SWEEP", 1, 100000, 1);
   std::vector<PairCase> pairs;
   pairs.push_back({"cube-cube", mesh::make_box(Vec3(0.5, 0.5, 0.5)), mesh::make_box(Vec3(0.5, 0.5, 0.5)), 30 * times});
   pairs.push_back({"car-car", mesh::make_car(), mesh::make_car(), 30 * times});

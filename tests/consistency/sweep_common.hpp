@@ -13,6 +13,7 @@
 #pragma once
 
 #include "property/property_common.hpp"
+#include "support/env_int.hpp"
 #include "support/random_shapes.hpp"
 
 #include <gtest/gtest.h>
@@ -32,12 +33,7 @@ using testgen::Rng;
 using testgen::ShapeSpec;
 
 /// Case-count multiplier: PROXIMA_CONSISTENCY_SCALE (a positive integer), 1 when unset or invalid.
-inline int sweep_scale() {
-  const char* s = std::getenv("PROXIMA_CONSISTENCY_SCALE");
-  if (s == nullptr) return 1;
-  const long v = std::strtol(s, nullptr, 10);
-  return v >= 1 && v <= 100000 ? static_cast<int>(v) : 1;
-}
+inline int sweep_scale() { return proxima::test::env_int("PROXIMA_CONSISTENCY_SCALE", 1, 100000, 1); }
 
 /// Number of cases of a block: `base` times the sweep scale.
 inline int cases(int base) { return base * sweep_scale(); }

@@ -8,6 +8,7 @@
 
 #include "kkt_check.hpp"
 #include "support/draws.hpp"
+#include "support/env_int.hpp"
 
 #include <gtest/gtest.h>
 
@@ -271,8 +272,7 @@ TEST(IpmDistance, DiamondTipAgainstNutIsCertifiedBeforeTheFastPathCap) {
 // the cold one. Seed printed by SCOPED_TRACE.
 TEST(IpmDistance, WarmPolishIsCertifiedAndMatchesColdSolves) {
   // Trials per pair: 6 in CI; PROXIMA_IPM_WARM_SWEEP=N for a longer sweep (docs/benchmarks.md).
-  const char* env = std::getenv("PROXIMA_IPM_WARM_SWEEP");
-  const int trials = env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : 6;
+  const int trials = proxima::test::env_int("PROXIMA_IPM_WARM_SWEEP", 1, 1000000, 6);
   std::vector<Object> objects;
   for (const auto name : kPresetNames) objects.push_back(preset(name));
   const std::uint64_t seed = 2611;

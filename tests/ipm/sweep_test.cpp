@@ -12,6 +12,7 @@
 
 #include "kkt_check.hpp"
 #include "support/draws.hpp"
+#include "support/env_int.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,10 +26,7 @@ namespace {
 
 constexpr int kDefaultPerPair = 150;
 
-int per_pair() {
-  const char* env = std::getenv("PROXIMA_IPM_SWEEP");
-  return env != nullptr && std::atoi(env) > 0 ? std::atoi(env) : kDefaultPerPair;
-}
+int per_pair() { return proxima::test::env_int("PROXIMA_IPM_SWEEP", 1, 1000000, kDefaultPerPair); }
 
 double worst_value(const Object& o, const Pose& pose, const Vec3& p) {
   double worst = -1e300;

@@ -9,17 +9,12 @@
 // Header-only.
 #pragma once
 
-#include <cstdlib>
+#include "support/env_int.hpp"
 
 namespace proxima::test {
 
 /// PROXIMA_TEST_CASE_DIVISOR: an integer in [1, 64]; 1 when unset or out of range.
-inline int case_divisor() {
-  const char* s = std::getenv("PROXIMA_TEST_CASE_DIVISOR");
-  if (s == nullptr) return 1;
-  const long v = std::strtol(s, nullptr, 10);
-  return v >= 1 && v <= 64 ? static_cast<int>(v) : 1;
-}
+inline int case_divisor() { return env_int("PROXIMA_TEST_CASE_DIVISOR", 1, 64, 1); }
 
 /// The number of cases a sweep of `full` cases runs: ceil(full / case_divisor()), at least 1.
 inline int cases(int full) {
